@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
+
+	"wayfarer/internal/app"
+	"wayfarer/internal/wayfarer"
+)
+
+func adminCommand() *cli.Command {
+	alias := &cli.StringFlag{Name: "alias", Usage: "agency alias", Required: true}
+	user := &cli.StringFlag{Name: "user", Usage: "user name", Required: true}
+	return &cli.Command{
+		Name:  "admin",
+		Usage: "administer agencies, branches, advisors and users on the database (--db)",
+		Description: `Examples:
+  wayfarer admin agency create --alias ACME --name "Acme Travel"
+  wayfarer admin branch create --alias ACME --name Downtown
+  wayfarer admin advisor create --alias ACME --name "Ann Advisor" --branch Downtown
+  wayfarer admin user create --alias ACME --user ann --type user --branch Downtown --person select,read,insert,update
+  wayfarer admin user set-password --alias ACME --user ann     (reads the password from stdin or a prompt)
+  wayfarer admin user link-advisor --alias ACME --user ann --advisor "Ann Advisor"
+
+Permission names for --person: select, read, insert, update, delete, allusers,
+allbranches, decrypt, export, import, all, none. Without allusers a user sees
+only persons of its linked advisors; without allbranches only its branch's.`,
+		Commands: []*cli.Command{
+			{Name: "agency", Usage: "create, list, enable, disable or cancel agencies", Commands: []*cli.Command{
+				{Name: "create", Usage: "create an agency", Flags: []cli.Flag{alias,
+					&cli.StringFlag{Name: "name", Usage: "display name"},
+					&cli.StringFlag{Name: "status", Value: "active", Usage: "active, disabled, cancelled or uninitialized"},
+					&cli.IntFlag{Name: "max-password-age-days", Value: 0, Usage: "passwords older than this are expired (0: never)"}},
+					Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+						st, ok := wayfarer.ParseAgencyStatus(cmd.String("status"))
+						if !ok {
+							return fmt.Errorf("--status: unknown status %q", cmd.String("status"))
+						}
+						id, err := a.Admin.CreateAgency(ctx, cmd.String("alias"), cmd.String("name"), st, int(cmd.Int("max-password-age-days")))
+						if err == nil {
+							fmt.Printf("created agency %s (recNo %d, %s)\n", wayfarer.NormalizeAlias(cmd.String("alias")), id, st)
+						}
+						return err
+					})},
+				{Name: "list", Usage: "list agencies", Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+					list, err := a.DB.ListAgencies(ctx)
+					for _, ag := range list {
+						fmt.Printf("%-16s %-14s recNo %-6d %s\n", ag.Alias, ag.Status, ag.ID, ag.Name)
+					}
+					return err
+				})},
+				agencyStatusCommand("enable", "activate an agency (also initializes a new one)", wayfarer.AgencyActive, alias),
+				agencyStatusCommand("disable", "disable an agency (its sessions end)", wayfarer.AgencyDisabled, alias),
+				agencyStatusCommand("cancel", "cancel an agency (its sessions end)", wayfarer.AgencyCancelled, alias),
+			}},
+			{Name: "branch", Usage: "create branches", Commands: []*cli.Command{
+				{Name: "create", Usage: "create a branch", Flags: []cli.Flag{alias, &cli.StringFlag{Name: "name", Required: true}},
+					Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+						ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
+						if err != nil {
+							return err
+						}
+						id, err := a.DB.CreateBranch(ctx, ag.ID, cmd.String("name"))
+						if err == nil {
+							fmt.Printf("created branch %q (recNo %d)\n", cmd.String("name"), id)
+						}
+						return err
+					})},
+			}},
+			profileCommand("advisor", "advisor profiles (persons have one; users link to them)", wayfarer.ProfileAdvisor, alias),
+			profileCommand("client-profile", "client profiles persons can be associated with", wayfarer.ProfileClient, alias),
+			{Name: "user", Usage: "create and change app users", Commands: []*cli.Command{
+				{Name: "create", Usage: "create a user (add --password-stdin to set its password at once)", Flags: []cli.Flag{alias, user,
+					&cli.StringFlag{Name: "type", Value: "user", Usage: "user, manager or admin"},
+					&cli.StringFlag{Name: "branch", Usage: "branch name"},
+					&cli.StringFlag{Name: "person", Value: "none", Usage: "person permissions, e.g. select,read,insert,update"},
+					&cli.BoolFlag{Name: "non-expiring-password", Usage: "the agency's maximum password age does not apply"},
+					&cli.BoolFlag{Name: "disabled", Usage: "create the user disabled"},
+					&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from stdin"}},
+					Action: adminAction(createUser)},
+				{Name: "list", Usage: "list an agency's users", Flags: []cli.Flag{alias}, Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+					ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
+					if err != nil {
+						return err
+					}
+					users, err := a.DB.ListUsers(ctx, ag.ID)
+					for _, u := range users {
+						state := "enabled"
+						if !u.Enabled {
+							state = "disabled"
+						}
+						if u.Locked(a.Clock.Now()) {
+							state += ",locked"
+						}
+						fmt.Printf("%-16s %-8s %-16s person=%s\n", u.UserName, u.Type, state, u.Person)
+					}
+					return err
+				})},
+				userCommand("set-password", "set a user's password, read from stdin (never from the command line)", nil, alias, user,
+					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+						pw, err := readPassword(cmd)
+						if err != nil {
+							return err
+						}
+						return a.Admin.SetPassword(ctx, u.AgencyID, u.ID, pw)
+					}),
+				userCommand("set-permissions", "replace a user's person permissions", []cli.Flag{&cli.StringFlag{Name: "person", Required: true, Usage: "e.g. select,read,insert,update,allusers"}}, alias, user,
+					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+						p, err := wayfarer.ParsePermissions(cmd.String("person"))
+						if err != nil {
+							return err
+						}
+						return a.DB.SetUserPermissions(ctx, u.AgencyID, u.ID, p)
+					}),
+				userCommand("link-advisor", "link a user to advisor profiles (repeat --advisor)", []cli.Flag{&cli.StringSliceFlag{Name: "advisor", Required: true, Usage: "advisor profile name"}}, alias, user,
+					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+						for _, name := range cmd.StringSlice("advisor") {
+							id, err := a.DB.ProfileByName(ctx, u.AgencyID, wayfarer.ProfileAdvisor, name)
+							if errors.Is(err, wayfarer.ErrNotFound) {
+								return fmt.Errorf("no advisor profile %q", name)
+							} else if err != nil {
+								return err
+							}
+							if err := a.DB.LinkUserAdvisor(ctx, u.AgencyID, u.ID, id); err != nil {
+								return err
+							}
+						}
+						return nil
+					}),
+				userCommand("enable", "enable a user", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+					return a.DB.SetUserEnabled(ctx, u.AgencyID, u.ID, true)
+				}),
+				userCommand("disable", "disable a user (its sessions end)", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+					return a.DB.SetUserEnabled(ctx, u.AgencyID, u.ID, false)
+				}),
+				userCommand("unlock", "lift a lockout after failed logins", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+					return a.DB.UnlockUser(ctx, u.AgencyID, u.ID)
+				}),
+			}},
+		},
+	}
+}
+
+// adminAction opens the database (applying migrations) for f.
+func adminAction(f func(ctx context.Context, cmd *cli.Command, a *app.App) error) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		a, err := app.Open(ctx, app.Config{DB: cmd.String("db")}, slog.New(slog.DiscardHandler), wayfarer.SystemClock{})
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return f(ctx, cmd, a)
+	}
+}
+
+func agencyStatusCommand(name, usage string, st wayfarer.AgencyStatus, alias cli.Flag) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, Flags: []cli.Flag{alias}, Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+		ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
+		if err != nil {
+			return err
+		}
+		if err := a.DB.SetAgencyStatus(ctx, ag.ID, st); err != nil {
+			return err
+		}
+		fmt.Printf("agency %s is now %s\n", ag.Alias, st)
+		return nil
+	})}
+}
+
+func profileCommand(name, usage string, typ int, alias cli.Flag) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, Commands: []*cli.Command{
+		{Name: "create", Usage: "create one", Flags: []cli.Flag{alias, &cli.StringFlag{Name: "name", Required: true}, &cli.StringFlag{Name: "branch", Usage: "branch name"}},
+			Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+				ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
+				if err != nil {
+					return err
+				}
+				branch, err := branchID(ctx, a, ag.ID, cmd.String("branch"))
+				if err != nil {
+					return err
+				}
+				id, err := a.DB.CreateProfile(ctx, ag.ID, typ, cmd.String("name"), branch)
+				if err == nil {
+					fmt.Printf("created %s %q (recNo %d)\n", name, cmd.String("name"), id)
+				}
+				return err
+			})},
+	}}
+}
+
+func userCommand(name, usage string, flags []cli.Flag, alias, user cli.Flag, f func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, Flags: append([]cli.Flag{alias, user}, flags...),
+		Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+			ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
+			if err != nil {
+				return err
+			}
+			u, err := a.Admin.User(ctx, ag.ID, cmd.String("user"))
+			if err != nil {
+				return err
+			}
+			if err := f(ctx, cmd, a, u); err != nil {
+				return err
+			}
+			fmt.Printf("%s: done for user %s of %s\n", name, u.UserName, ag.Alias)
+			return nil
+		})}
+}
+
+func branchID(ctx context.Context, a *app.App, agencyID int64, name string) (*int64, error) {
+	if name == "" {
+		return nil, nil
+	}
+	id, err := a.DB.BranchByName(ctx, agencyID, name)
+	if errors.Is(err, wayfarer.ErrNotFound) {
+		return nil, fmt.Errorf("no branch %q", name)
+	}
+	return &id, err
+}
+
+func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
+	ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
+	if err != nil {
+		return err
+	}
+	typ, ok := wayfarer.ParseUserType(cmd.String("type"))
+	if !ok {
+		return fmt.Errorf("--type must be user, manager or admin")
+	}
+	perm, err := wayfarer.ParsePermissions(cmd.String("person"))
+	if err != nil {
+		return fmt.Errorf("--person: %w", err)
+	}
+	branch, err := branchID(ctx, a, ag.ID, cmd.String("branch"))
+	if err != nil {
+		return err
+	}
+	var pw string
+	if cmd.Bool("password-stdin") {
+		if pw, err = readPassword(cmd); err != nil {
+			return err
+		}
+	}
+	id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag.ID, UserName: cmd.String("user"), Type: typ,
+		BranchID: branch, Person: perm, Enabled: !cmd.Bool("disabled"), NonExpiringPassword: cmd.Bool("non-expiring-password")}, pw)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("created user %s (recNo %d, %s, person=%s)\n", cmd.String("user"), id, typ, perm)
+	if pw == "" {
+		fmt.Println("no password yet: set one with `wayfarer admin user set-password`")
+	}
+	return nil
+}
+
+// readPassword prompts twice on a terminal, or reads one line from a pipe.
+func readPassword(cmd *cli.Command) (string, error) {
+	in := os.Stdin
+	if term.IsTerminal(int(in.Fd())) {
+		fmt.Fprint(os.Stderr, "Password: ")
+		a, err := term.ReadPassword(int(in.Fd()))
+		fmt.Fprintln(os.Stderr)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprint(os.Stderr, "Repeat password: ")
+		b, err := term.ReadPassword(int(in.Fd()))
+		fmt.Fprintln(os.Stderr)
+		if err != nil {
+			return "", err
+		}
+		if string(a) != string(b) {
+			return "", errors.New("the passwords differ")
+		}
+		return string(a), nil
+	}
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	if pw == "" {
+		return "", errors.New("no password on stdin")
+	}
+	return pw, nil
+}

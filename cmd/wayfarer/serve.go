@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"wayfarer/internal/app"
+	"wayfarer/internal/demo"
+	whttp "wayfarer/internal/http"
+	"wayfarer/internal/storage"
+	"wayfarer/internal/wayfarer"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "run the HTTP server",
+		Description: `Applies pending migrations, then serves the JSON interface.
+
+With --demo it first creates the demo agencies, users and persons if they are
+missing (restarting does not duplicate them) and prints the demo logins.`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen address", Sources: cli.EnvVars("WAYFARER_ADDR")},
+			&cli.BoolFlag{Name: "demo", Usage: "create the demo data if missing and print the demo logins", Sources: cli.EnvVars("WAYFARER_DEMO")},
+			&cli.StringFlag{Name: "tls-cert", Usage: "certificate file: serve HTTPS directly", Sources: cli.EnvVars("WAYFARER_TLS_CERT")},
+			&cli.StringFlag{Name: "tls-key", Usage: "private key file for --tls-cert", Sources: cli.EnvVars("WAYFARER_TLS_KEY")},
+			&cli.DurationFlag{Name: "shutdown-grace", Value: 20 * time.Second, Usage: "how long requests in flight may take to finish on SIGINT/SIGTERM"},
+		}, instanceFlags()...),
+		Action: runServe,
+	}
+}
+
+// instanceFlags configure a Wayfarer instance; serve and the tools share them.
+func instanceFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "db-replica", Usage: "postgres:// URL of a read replica for searches with readOnlyIntent", Sources: cli.EnvVars("WAYFARER_DB_REPLICA")},
+		&cli.StringFlag{Name: "token-key", Usage: "HMAC key (32+ bytes) for identity tokens; default: generated once and kept in the database", Sources: cli.EnvVars("WAYFARER_TOKEN_KEY")},
+		&cli.DurationFlag{Name: "token-lifetime", Value: 30 * time.Minute, Usage: "identity token lifetime", Sources: cli.EnvVars("WAYFARER_TOKEN_LIFETIME")},
+		&cli.IntFlag{Name: "max-failed-logins", Value: 5, Usage: "consecutive failed logins before a user is locked", Sources: cli.EnvVars("WAYFARER_MAX_FAILED_LOGINS")},
+		&cli.DurationFlag{Name: "lockout", Value: 15 * time.Minute, Usage: "how long a lockout lasts", Sources: cli.EnvVars("WAYFARER_LOCKOUT")},
+		&cli.StringFlag{Name: "min-client-version", Usage: "refuse logins whose " + wayfarer.ClientVersionHeader + " header is lower (default: accept all)", Sources: cli.EnvVars("WAYFARER_MIN_CLIENT_VERSION")},
+		&cli.Int64Flag{Name: "body-limit", Value: 1 << 20, Usage: "largest request body in bytes", Sources: cli.EnvVars("WAYFARER_BODY_LIMIT")},
+		&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file (default with --demo on SQLite: <db>.cardkey)", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
+	}
+}
+
+// instanceConfig reads the instance flags; WAYFARER_CARD_KEYS, a secret,
+// is read from the environment only, never from a flag.
+func instanceConfig(cmd *cli.Command) app.Config {
+	return app.Config{
+		DB:               cmd.String("db"),
+		DBReplica:        cmd.String("db-replica"),
+		TokenKey:         cmd.String("token-key"),
+		TokenLifetime:    cmd.Duration("token-lifetime"),
+		MaxFailures:      int(cmd.Int("max-failed-logins")),
+		LockoutDuration:  cmd.Duration("lockout"),
+		MinClientVersion: cmd.String("min-client-version"),
+		BodyLimit:        cmd.Int64("body-limit"),
+		CardKeyFile:      cmd.String("card-key-file"),
+		CardKeys:         cardKeysFromEnv(),
+		BuildVersion:     version,
+	}
+}
+
+func runServe(ctx context.Context, cmd *cli.Command) error {
+	log, err := newLogger(cmd)
+	if err != nil {
+		return err
+	}
+	cfg := instanceConfig(cmd)
+	isDemo := cmd.Bool("demo")
+	if cert, key := cmd.String("tls-cert"), cmd.String("tls-key"); (cert == "") != (key == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if isDemo && cfg.CardKeyFile == "" && cfg.CardKeys == "" && !storage.IsPostgres(cfg.DB) {
+		cfg.CardKeyFile = cfg.DB + ".cardkey"
+		created, err := ensureCardKeyFile(cfg.CardKeyFile)
+		if err != nil {
+			return err
+		}
+		if created {
+			fmt.Printf("Demo mode: created the card encryption key file %s (back it up; it is not in the database).\n", cfg.CardKeyFile)
+		}
+	}
+	a, err := app.Open(ctx, cfg, log, wayfarer.SystemClock{})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if isDemo {
+		if err := seedDemo(ctx, a); err != nil {
+			return fmt.Errorf("demo data: %w", err)
+		}
+	}
+	l, err := net.Listen("tcp", cmd.String("addr"))
+	if err != nil {
+		return err
+	}
+	scheme := "http"
+	if cmd.String("tls-cert") != "" {
+		scheme = "https"
+	}
+	base := scheme + "://" + l.Addr().String()
+	printBanner(base, cfg.DB, isDemo)
+	log.Info("serving", "addr", l.Addr().String(), "tls", scheme == "https", "db_engine", a.DB.Dialect.Name, "version", version)
+
+	go a.SweepTokens(ctx, 10*time.Minute, log)
+	srv := &http.Server{
+		Handler:           a.Server,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	err = whttp.Run(ctx, srv, l, cmd.String("tls-cert"), cmd.String("tls-key"), cmd.Duration("shutdown-grace"))
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	log.Info("stopped")
+	return err
+}
+
+func printBanner(base, db string, isDemo bool) {
+	fmt.Printf("Wayfarer %s listening on %s (database: %s)\n", version, base, storage.Redact(db))
+	if !isDemo {
+		return
+	}
+	fmt.Println("Demo mode: these demo logins exist only because --demo created them:")
+	for _, l := range demo.Logins {
+		fmt.Printf("  %-10s %-9s / %-14s %s\n", l.Alias, l.User, l.Password, l.Note)
+	}
+	fmt.Printf("Try:\n  curl -s -X POST %s/login -H 'Content-Type: application/json' -d '{\"alias\":\"DEMO\",\"userName\":\"admin\",\"password\":\"demo-admin\"}'\n", base)
+}

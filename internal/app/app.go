@@ -1,0 +1,132 @@
+// Package app wires a Wayfarer instance from its configuration: database,
+// migrations, keys, services and the HTTP server. The binary and the tests
+// build instances the same way.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	whttp "wayfarer/internal/http"
+	"wayfarer/internal/password"
+	"wayfarer/internal/sqlstore"
+	"wayfarer/internal/storage"
+	"wayfarer/internal/token"
+	"wayfarer/internal/wayfarer"
+)
+
+// Config is everything an instance is configured by.
+type Config struct {
+	DB, DBReplica    string
+	TokenKey         string // HMAC key for identity tokens; empty: generated once and kept in the database
+	TokenLifetime    time.Duration
+	MaxFailures      int
+	LockoutDuration  time.Duration
+	MinClientVersion string
+	BodyLimit        int64
+	CardKeyFile      string // key file of the card vault
+	CardKeys         string // key text of the card vault (WAYFARER_CARD_KEYS), wins over the file
+	BuildVersion     string
+	PasswordParams   password.Params
+	HashConcurrency  int
+}
+
+// Defaults fills the zero fields with the documented defaults.
+func (c *Config) Defaults() {
+	if c.TokenLifetime == 0 {
+		c.TokenLifetime = 30 * time.Minute
+	}
+	if c.MaxFailures == 0 {
+		c.MaxFailures = 5
+	}
+	if c.LockoutDuration == 0 {
+		c.LockoutDuration = 15 * time.Minute
+	}
+	if c.BodyLimit == 0 {
+		c.BodyLimit = 1 << 20
+	}
+	if c.PasswordParams == (password.Params{}) {
+		c.PasswordParams = password.DefaultParams
+	}
+	if c.HashConcurrency == 0 {
+		c.HashConcurrency = 4
+	}
+}
+
+// App is one wired instance.
+type App struct {
+	DB     *sqlstore.DB
+	Login  *wayfarer.LoginService
+	Admin  *wayfarer.AdminService
+	Hasher *password.Hasher
+	Server *whttp.Server
+	Clock  wayfarer.Clock
+}
+
+// Open opens and migrates the database and wires the services.
+func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
+	cfg.Defaults()
+	db, err := storage.Open(cfg.DB, cfg.DBReplica)
+	if err != nil {
+		return nil, err
+	}
+	a, err := wire(ctx, db, cfg, log, clock)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
+	if _, err := db.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	key := []byte(cfg.TokenKey)
+	if len(key) == 0 {
+		var err error
+		if key, err = db.Secret(ctx, "identity-token-hmac", 32); err != nil {
+			return nil, fmt.Errorf("token key: %w", err)
+		}
+	} else if len(key) < 32 {
+		return nil, fmt.Errorf("the token key must be at least 32 bytes long")
+	}
+	hasher := password.New(cfg.PasswordParams, cfg.HashConcurrency)
+	login := &wayfarer.LoginService{
+		Store: db, Hasher: hasher, Tokens: token.NewCodec(key, clock.Now), Clock: clock,
+		Config: wayfarer.LoginConfig{
+			MaxFailures: cfg.MaxFailures, LockoutDuration: cfg.LockoutDuration,
+			TokenLifetime: cfg.TokenLifetime, MinClientVersion: cfg.MinClientVersion, AppName: "Wayfarer",
+		},
+	}
+	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion}, log)
+	srv.Login = login
+	srv.DB = db
+	return &App{
+		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock,
+		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
+	}, nil
+}
+
+// Close releases the database.
+func (a *App) Close() error { return a.DB.Close() }
+
+// SweepTokens deletes expired sessions every interval until ctx ends.
+func (a *App) SweepTokens(ctx context.Context, interval time.Duration, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := a.DB.DeleteExpiredTokens(ctx, a.Clock.Now()); err != nil {
+				log.Warn("token sweep failed", "error", err.Error())
+			} else if n > 0 {
+				log.Info("expired sessions removed", "count", n)
+			}
+		}
+	}
+}

@@ -1,0 +1,242 @@
+package demo
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"wayfarer/internal/sqlstore"
+)
+
+// BulkPerson is a person with its children as the bulk loader writes them:
+// straight into the tables, bypassing the person service (no diff, no card
+// rules), for demo volumes and test fixtures. Identifiers are assigned by
+// InsertBulk and written back into the structs.
+type BulkPerson struct {
+	RecNo                                                        int64
+	FirstName, MiddleName, LastName, UniqueID, BirthdayNote, Rem *string
+	BirthdayDay, BirthdayMonth, BirthdayYear                     *int64
+	BranchID, AdvisorID                                          *int64
+	ActiveStatus                                                 int64
+	Created, Modified                                            time.Time
+
+	Comms       []BulkComm
+	Cards       []BulkCard
+	Tags        []BulkTag
+	ActionItems []BulkActionItem
+	Profiles    []int64 // client profiles the person is associated with
+	Marketing   []BulkMarketing
+}
+
+// BulkComm is a communication of a person.
+type BulkComm struct {
+	RecNo                                        int64
+	Type                                         int64
+	Value, CountryDomain, CityArea, UserSpecific *string
+	IsPrimary, PermitMarketing                   bool
+}
+
+// BulkCard is a card of a person. Number is stored as given: the masked
+// form for a credit/debit card, whose digits go in Cipher (sealed by the
+// vault) or nowhere.
+type BulkCard struct {
+	RecNo                   int64
+	Type                    int64
+	SubType                 *int64
+	Number                  string
+	Cipher                  []byte
+	KeyID, Token            *string
+	Expiration              *string // "2006-01-02"
+	Description, NameOnCard *string
+}
+
+// BulkTag is a tag (by its definition's recNo) with a value on a person.
+type BulkTag struct {
+	RecNo int64 // of the person_tag row
+	TagID int64
+	Value *string
+}
+
+// BulkActionItem is an action item of a person.
+type BulkActionItem struct {
+	RecNo            int64
+	Description      *string
+	TriggerIndex     *int64
+	TriggerFixedDate *string // "2006-01-02"
+	Date             *string // "2006-01-02"
+	AppUserID        *int64
+	Completed        *time.Time
+}
+
+// BulkMarketing marks a person for a marketing element; AffiliationID 0 is
+// none.
+type BulkMarketing struct {
+	ElementID, AffiliationID int64
+}
+
+// batch collects rows of one table and writes them as multi-row INSERTs.
+type batch struct {
+	table string
+	cols  []string
+	rows  [][]any
+}
+
+// maxParams keeps a statement under SQLite's 32766 bound parameters (and
+// PostgreSQL's 65535).
+const maxParams = 30000
+
+func (b *batch) add(vals ...any) { b.rows = append(b.rows, vals) }
+
+func (b *batch) flush(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map[string]*sql.Stmt) error {
+	per := maxParams / len(b.cols)
+	for len(b.rows) > 0 {
+		n := min(per, len(b.rows))
+		key := fmt.Sprintf("%s/%d", b.table, n)
+		st := stmts[key]
+		if st == nil {
+			row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(b.cols)), ", ") + ")"
+			q := "INSERT INTO " + b.table + " (" + strings.Join(b.cols, ", ") + ") VALUES " +
+				strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+			var err error
+			if st, err = tx.PrepareContext(ctx, d.Rebind(q)); err != nil {
+				return fmt.Errorf("bulk %s: %w", b.table, err)
+			}
+			stmts[key] = st
+		}
+		args := make([]any, 0, n*len(b.cols))
+		for _, r := range b.rows[:n] {
+			args = append(args, r...)
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("bulk %s: %w", b.table, err)
+		}
+		b.rows = b.rows[n:]
+	}
+	b.rows = b.rows[:0]
+	return nil
+}
+
+// nextIDs reads the next free rec_no of each table the loader fills.
+func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
+	ids := map[string]int64{}
+	for _, t := range []string{"person", "communication", "card", "person_tag", "person_action_item"} {
+		var m sql.NullInt64
+		if err := tx.QueryRowContext(ctx, "SELECT MAX(rec_no) FROM "+t).Scan(&m); err != nil {
+			return nil, err
+		}
+		ids[t] = m.Int64 + 1
+	}
+	return ids, nil
+}
+
+// InsertBulk writes the persons of one agency and their children in one
+// transaction, assigning identifiers after the highest in use (so run it
+// alone: a concurrent insert could take the same numbers).
+func InsertBulk(ctx context.Context, db *sqlstore.DB, agencyID int64, persons []BulkPerson) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		stmts := map[string]*sql.Stmt{}
+		defer func() {
+			for _, s := range stmts {
+				s.Close()
+			}
+		}()
+		if err := insertBulkTx(ctx, tx, db.Dialect, stmts, agencyID, persons); err != nil {
+			return err
+		}
+		return fixSequences(ctx, tx, db.Dialect)
+	})
+}
+
+func insertBulkTx(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
+	ids, err := nextIDs(ctx, tx)
+	if err != nil {
+		return err
+	}
+	next := func(t string) int64 { id := ids[t]; ids[t]++; return id }
+	bp := &batch{table: "person", cols: []string{"rec_no", "agency_id", "first_name", "middle_name", "last_name", "birthday_day",
+		"birthday_month", "birthday_year", "birthday_note", "unique_id", "branch_id", "advisor_profile_id", "remarks",
+		"active_status", "create_date_time", "last_modified_date_time"}}
+	bc := &batch{table: "communication", cols: []string{"rec_no", "agency_id", "person_id", "type", "value", "country_domain",
+		"city_area", "user_specific", "is_primary", "permit_marketing"}}
+	bcard := &batch{table: "card", cols: []string{"rec_no", "agency_id", "type", "sub_type", "card_number", "number_cipher",
+		"number_key_id", "card_number_token", "expiration_date", "description", "name_on_card"}}
+	blink := &batch{table: "person_card_link", cols: []string{"agency_id", "person_id", "card_id"}}
+	btag := &batch{table: "person_tag", cols: []string{"rec_no", "agency_id", "person_id", "tag_id", "value"}}
+	bai := &batch{table: "person_action_item", cols: []string{"rec_no", "agency_id", "person_id", "description", "trigger_index",
+		"trigger_fixed_date", "action_date", "app_user_id", "completed"}}
+	bprof := &batch{table: "profile_person", cols: []string{"agency_id", "profile_id", "person_id"}}
+	bmkt := &batch{table: "person_marketing", cols: []string{"agency_id", "person_id", "marketing_element_id", "affiliation_id"}}
+	// Parents before children, for the foreign keys.
+	batches := []*batch{bp, bc, bcard, blink, btag, bai, bprof, bmkt}
+	flush := func() error {
+		for _, b := range batches {
+			if err := b.flush(ctx, tx, d, stmts); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := range persons {
+		p := &persons[i]
+		p.RecNo = next("person")
+		bp.add(p.RecNo, agencyID, p.FirstName, p.MiddleName, p.LastName, p.BirthdayDay, p.BirthdayMonth, p.BirthdayYear,
+			p.BirthdayNote, p.UniqueID, p.BranchID, p.AdvisorID, p.Rem, p.ActiveStatus, stamp(p.Created), stamp(p.Modified))
+		for j := range p.Comms {
+			c := &p.Comms[j]
+			c.RecNo = next("communication")
+			bc.add(c.RecNo, agencyID, p.RecNo, c.Type, c.Value, c.CountryDomain, c.CityArea, c.UserSpecific, c.IsPrimary, c.PermitMarketing)
+		}
+		for j := range p.Cards {
+			c := &p.Cards[j]
+			c.RecNo = next("card")
+			bcard.add(c.RecNo, agencyID, c.Type, c.SubType, c.Number, c.Cipher, c.KeyID, c.Token, c.Expiration, c.Description, c.NameOnCard)
+			blink.add(agencyID, p.RecNo, c.RecNo)
+		}
+		for j := range p.Tags {
+			t := &p.Tags[j]
+			t.RecNo = next("person_tag")
+			btag.add(t.RecNo, agencyID, p.RecNo, t.TagID, t.Value)
+		}
+		for j := range p.ActionItems {
+			a := &p.ActionItems[j]
+			a.RecNo = next("person_action_item")
+			var done any
+			if a.Completed != nil {
+				done = stamp(*a.Completed)
+			}
+			bai.add(a.RecNo, agencyID, p.RecNo, a.Description, a.TriggerIndex, a.TriggerFixedDate, a.Date, a.AppUserID, done)
+		}
+		for _, pr := range p.Profiles {
+			bprof.add(agencyID, pr, p.RecNo)
+		}
+		for _, m := range p.Marketing {
+			bmkt.add(agencyID, p.RecNo, m.ElementID, m.AffiliationID)
+		}
+		if len(bp.rows) >= 2000 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// stamp is how timestamps are stored: UTC, microseconds.
+func stamp(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// fixSequences moves PostgreSQL's identity sequences past the numbers the
+// loader chose itself; SQLite's AUTOINCREMENT follows on its own.
+func fixSequences(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect) error {
+	if !d.Numbered {
+		return nil
+	}
+	for _, t := range []string{"person", "communication", "card", "person_tag", "person_action_item"} {
+		q := "SELECT setval(pg_get_serial_sequence('" + t + "', 'rec_no'), (SELECT COALESCE(MAX(rec_no), 0) + 1 FROM " + t + "), false)"
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("bulk: sequence of %s: %w", t, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package http
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"wayfarer/internal/wayfarer"
+)
+
+// personHandlers holds the person service; it is embedded in Server, so the
+// wiring sets srv.Persons.
+type personHandlers struct {
+	Persons *wayfarer.PersonService
+}
+
+// saveResult is the answer of POST /person.
+type saveResult struct {
+	ResultCode        int    `json:"resultCode"`
+	ResultDescription string `json:"resultDescription"`
+	RecNo             int64  `json:"recNo"`
+}
+
+func (s *Server) personService() (*wayfarer.PersonService, error) {
+	if s.Persons == nil {
+		return nil, wayfarer.Errorf(wayfarer.KindInternal, wayfarer.CodeInternal, wayfarer.MethodPerson, "the person service is not configured")
+	}
+	return s.Persons, nil
+}
+
+// handleLoadPerson is GET /person/{recNo}[?decrypt=true]: an array holding
+// the person. A recNo that is not a number is as unknown as a missing one.
+func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error {
+	svc, err := s.personService()
+	if err != nil {
+		return err
+	}
+	decrypt, err := decryptParam(r)
+	if err != nil {
+		return err
+	}
+	recNo, err := strconv.ParseInt(r.PathValue("recNo"), 10, 64)
+	if err != nil {
+		return wayfarer.PersonNotFoundError()
+	}
+	p, err := svc.Load(r.Context(), sessionOf(r), recNo, decrypt)
+	if err != nil {
+		return err
+	}
+	noStore(w)
+	writeJSON(w, http.StatusOK, []*wayfarer.Person{p})
+	return nil
+}
+
+// handleSavePerson is POST /person: create or update, answering the recNo.
+func (s *Server) handleSavePerson(w http.ResponseWriter, r *http.Request) error {
+	svc, err := s.personService()
+	if err != nil {
+		return err
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	old, n, err := wayfarer.DecodePersonSave(body)
+	if err != nil {
+		return err
+	}
+	recNo, err := svc.Save(r.Context(), sessionOf(r), old, n)
+	if err != nil {
+		return err
+	}
+	desc := "Person updated"
+	if old == nil {
+		desc = "Person created"
+	}
+	writeJSON(w, http.StatusOK, saveResult{ResultCode: wayfarer.CodeOK, ResultDescription: desc, RecNo: recNo})
+	return nil
+}
+
+// handleSavePersonRefresh is POST /person/refresh: the same save, answering
+// the person as GET /person/{recNo} shows it.
+func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request) error {
+	svc, err := s.personService()
+	if err != nil {
+		return err
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	old, n, err := wayfarer.DecodePersonSave(body)
+	if err != nil {
+		return err
+	}
+	p, err := svc.SaveAndLoad(r.Context(), sessionOf(r), old, n)
+	if err != nil {
+		return err
+	}
+	noStore(w)
+	writeJSON(w, http.StatusOK, []*wayfarer.Person{p})
+	return nil
+}
+
+// decryptParam reads ?decrypt= (name matched case-insensitively, like
+// method names): true/false/1/0; absent is false.
+func decryptParam(r *http.Request) (bool, error) {
+	for k, vs := range r.URL.Query() {
+		if !strings.EqualFold(k, "decrypt") || len(vs) == 0 {
+			continue
+		}
+		if vs[0] == "" {
+			return false, nil
+		}
+		v, err := strconv.ParseBool(vs[0])
+		if err != nil {
+			return false, wayfarer.Errorf(wayfarer.KindInvalid, wayfarer.CodeInvalidValue, wayfarer.MethodParam,
+				"decrypt must be true or false")
+		}
+		return v, nil
+	}
+	return false, nil
+}
+
+// noStore keeps person data (and unmasked numbers) out of caches.
+func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }

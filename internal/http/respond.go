@@ -1,0 +1,61 @@
+package http
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"wayfarer/internal/wayfarer"
+)
+
+// statusOf is the one table from error kinds to HTTP statuses.
+var statusOf = map[wayfarer.Kind]int{
+	wayfarer.KindInvalid:      http.StatusBadRequest,
+	wayfarer.KindUnauthorized: http.StatusUnauthorized,
+	wayfarer.KindForbidden:    http.StatusForbidden,
+	wayfarer.KindNotFound:     http.StatusNotFound,
+	wayfarer.KindConflict:     http.StatusConflict,
+	wayfarer.KindTooLarge:     http.StatusRequestEntityTooLarge,
+	wayfarer.KindInternal:     http.StatusInternalServerError,
+}
+
+const contentTypeJSON = "application/json; charset=utf-8"
+
+// writeJSON answers v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"resultCode":900,"resultDescription":"Internal error"}`)
+	}
+	w.Header().Set("Content-Type", contentTypeJSON)
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// resultBody is the reference's error body, also used for plain successes.
+type resultBody struct {
+	ResultCode        int    `json:"resultCode"`
+	ResultDescription string `json:"resultDescription"`
+	Method            string `json:"method,omitempty"`
+}
+
+// writeError answers err: a *wayfarer.Error as its kind and code say,
+// anything else as a 500 whose cause goes to the log only.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, method string) {
+	var e *wayfarer.Error
+	if !errors.As(err, &e) {
+		s.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		e = &wayfarer.Error{Kind: wayfarer.KindInternal, Code: wayfarer.CodeInternal, Method: method, Message: "Internal error"}
+	}
+	if e.Method == "" {
+		e.Method = method
+	}
+	writeJSON(w, statusOf[e.Kind], resultBody{ResultCode: e.Code, ResultDescription: e.Message, Method: e.Method})
+}
+
+// notFound is the reference's answer to an unknown method: 404, empty text/plain.
+func notFound(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+}

@@ -1,0 +1,72 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+)
+
+// handlerFunc handles a request; an error it returns is answered by writeError.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+type route struct {
+	method   string
+	segments []string // literal segments match case-insensitively; "{name}" captures
+	handle   handlerFunc
+}
+
+// router matches method names case-insensitively, as the reference does,
+// while path parameters keep their value.
+type router struct{ routes []route }
+
+func (rt *router) add(method, pattern string, h handlerFunc) {
+	rt.routes = append(rt.routes, route{method: method, segments: split(pattern), handle: h})
+}
+
+func split(path string) []string {
+	path = strings.Trim(path, "/")
+	if path == "" {
+		return nil
+	}
+	return strings.Split(path, "/")
+}
+
+// match finds the handler for r. allowed lists the methods of a path that
+// matched with another method.
+func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
+	segs := split(r.URL.Path)
+	for _, ro := range rt.routes {
+		params, ok := ro.matchPath(segs)
+		if !ok {
+			continue
+		}
+		if ro.method != r.Method {
+			allowed = append(allowed, ro.method)
+			continue
+		}
+		for k, v := range params {
+			r.SetPathValue(k, v)
+		}
+		return ro.handle, nil
+	}
+	return nil, allowed
+}
+
+func (ro route) matchPath(segs []string) (map[string]string, bool) {
+	if len(segs) != len(ro.segments) {
+		return nil, false
+	}
+	var params map[string]string
+	for i, s := range ro.segments {
+		if strings.HasPrefix(s, "{") {
+			if params == nil {
+				params = map[string]string{}
+			}
+			params[strings.Trim(s, "{}")] = segs[i]
+			continue
+		}
+		if !strings.EqualFold(s, segs[i]) {
+			return nil, false
+		}
+	}
+	return params, true
+}

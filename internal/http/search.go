@@ -1,0 +1,82 @@
+package http
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"wayfarer/internal/wayfarer"
+)
+
+// searchHandlers holds the person search service; cmd/wayfarer sets it.
+type searchHandlers struct {
+	Search *wayfarer.SearchService
+}
+
+const contentTypeCSV = "text/csv; charset=utf-8"
+
+// handlePersonSearch is POST /personSearch: a JSON array of rows, or CSV
+// when reportFormat is true.
+func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) error {
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	res, c, err := s.Search.Search(r.Context(), sessionOf(r), body)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	if c.ReportFormat {
+		h.Set("Content-Type", contentTypeCSV)
+		h.Set("Content-Disposition", attachment(c.ReportName))
+		w.WriteHeader(http.StatusOK)
+		s.logWriteError(r, res.WriteCSV(w))
+		return nil
+	}
+	h.Set("Content-Type", contentTypeJSON)
+	w.WriteHeader(http.StatusOK)
+	s.logWriteError(r, res.WriteJSON(w))
+	return nil
+}
+
+// logWriteError notes a failed body write: the status is already sent, so
+// there is nothing left to answer, and the client has usually gone away.
+func (s *Server) logWriteError(r *http.Request, err error) {
+	if err != nil {
+		s.log.DebugContext(r.Context(), "person search: writing the body failed", "error", err.Error())
+	}
+}
+
+// attachment is the Content-Disposition of a CSV report. The name is the
+// client's reportName (default personSearch.csv), with ".csv" added when it
+// has no such ending; path separators, quotes and control characters
+// become "_". Non-ASCII names travel in filename* (RFC 6266) beside an
+// ASCII fallback.
+func attachment(name string) string {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = "personSearch"
+	}
+	if !strings.HasSuffix(strings.ToLower(name), ".csv") {
+		name += ".csv"
+	}
+	safe := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '/' || r == '\\' || r == '"' || r == ';' {
+			return '_'
+		}
+		return r
+	}, name)
+	ascii := strings.Map(func(r rune) rune {
+		if r > 0x7e {
+			return '_'
+		}
+		return r
+	}, safe)
+	v := `attachment; filename="` + ascii + `"`
+	if ascii != safe {
+		v += "; filename*=UTF-8''" + url.PathEscape(safe)
+	}
+	return v
+}

@@ -1,0 +1,215 @@
+// Package http is Wayfarer's JSON interface: it decodes requests, calls the
+// domain services and encodes their answers. No rule lives here.
+package http
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"wayfarer/internal/wayfarer"
+)
+
+// Pinger reports whether the database answers (for /readyz).
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Config is the HTTP side of the configuration.
+type Config struct {
+	BodyLimit    int64  // bytes; 0 means 1 MiB
+	BuildVersion string // Wayfarer's own version, shown by /version
+}
+
+// Server serves the Wayfarer interface.
+type Server struct {
+	personHandlers // person.go: the person services
+	searchHandlers // search.go: the search services
+
+	Login  *wayfarer.LoginService
+	DB     Pinger
+	Config Config
+
+	log    *slog.Logger
+	router router
+}
+
+// NewServer wires the routes; the services are set on the returned value.
+func NewServer(cfg Config, log *slog.Logger) *Server {
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = 1 << 20
+	}
+	s := &Server{Config: cfg, log: log}
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	rt := &s.router
+	rt.add("POST", "/login", s.handleLogin)
+	rt.add("GET", "/login/{alias}", s.handleLoginBasic)
+	rt.add("GET", "/login", s.handleLoginBasic) // GET /login/: no alias, answered 105
+	rt.add("GET", "/logout", s.authed(wayfarer.MethodIdentityToken, s.handleLogout))
+	rt.add("GET", "/refreshIdentityToken", s.authed(wayfarer.MethodIdentityToken, s.handleRefresh))
+	rt.add("GET", "/version", s.handleVersion)
+	rt.add("POST", "/personSearch", s.authed(wayfarer.MethodPersonSearch, s.handlePersonSearch))
+	rt.add("GET", "/person/{recNo}", s.authed(wayfarer.MethodPerson, s.handleLoadPerson))
+	rt.add("POST", "/person", s.authed(wayfarer.MethodPerson, s.handleSavePerson))
+	rt.add("POST", "/person/refresh", s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("GET", "/healthz", s.handleHealth)
+	rt.add("GET", "/readyz", s.handleReady)
+}
+
+// requestLog collects what the access log line reports beyond the basics;
+// handlers fill it as they learn it.
+type requestLog struct {
+	alias  string
+	status int
+}
+
+type logKey struct{}
+
+func logOf(ctx context.Context) *requestLog {
+	l, _ := ctx.Value(logKey{}).(*requestLog)
+	if l == nil {
+		return &requestLog{}
+	}
+	return l
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	rl *requestLog
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.rl.status == 0 {
+		w.rl.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.rl.status == 0 {
+		w.rl.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// ServeHTTP routes a request and writes one access-log line for it. The
+// line holds the path without its query and never a header, body or token.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rl := &requestLog{}
+	r = r.WithContext(context.WithValue(r.Context(), logKey{}, rl))
+	sw := &statusWriter{ResponseWriter: w, rl: rl}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", p)
+			if rl.status == 0 {
+				s.writeError(sw, r, errors.New("panic"), wayfarer.MethodRequest)
+			}
+		}
+		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rl.status,
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "alias", rl.alias)
+	}()
+
+	h, allowed := s.router.match(r)
+	if h == nil {
+		if len(allowed) > 0 {
+			sw.Header().Set("Allow", strings.Join(allowed, ", "))
+			sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			sw.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		notFound(sw)
+		return
+	}
+	r.Body = http.MaxBytesReader(sw, r.Body, s.Config.BodyLimit)
+	if err := h(sw, r); err != nil {
+		s.writeError(sw, r, err, wayfarer.MethodRequest)
+	}
+}
+
+// readBody reads the request body within the limit.
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(r.Body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, wayfarer.Errorf(wayfarer.KindTooLarge, wayfarer.CodeRequestTooLarge, wayfarer.MethodRequest,
+			"Request body is larger than %d bytes", tooBig.Limit)
+	}
+	return b, err
+}
+
+type sessionKey struct{}
+type claimsKey struct{}
+
+// authed requires a live identity token before h runs; the session is in
+// the request context. Token failures are answered with the reference's
+// identity-token codes.
+func (s *Server) authed(method string, h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		sess, claims, err := s.Login.Authenticate(r.Context(), bearerToken(r))
+		if err != nil {
+			return err
+		}
+		logOf(r.Context()).alias = sess.AgencyAlias
+		ctx := context.WithValue(r.Context(), sessionKey{}, sess)
+		ctx = context.WithValue(ctx, claimsKey{}, claims)
+		if err := h(w, r.WithContext(ctx)); err != nil {
+			if e := wayfarer.AsError(err); e != nil && e.Method == "" {
+				e.Method = method
+			}
+			return err
+		}
+		return nil
+	}
+}
+
+func sessionOf(r *http.Request) *wayfarer.Session {
+	s, _ := r.Context().Value(sessionKey{}).(*wayfarer.Session)
+	return s
+}
+
+func bearerToken(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// Run serves on l until ctx ends, then stops accepting and lets requests in
+// flight finish (up to grace).
+func Run(ctx context.Context, srv *http.Server, l net.Listener, certFile, keyFile string, grace time.Duration) error {
+	errc := make(chan error, 1)
+	go func() {
+		if certFile != "" {
+			errc <- srv.ServeTLS(l, certFile, keyFile)
+		} else {
+			errc <- srv.Serve(l)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}

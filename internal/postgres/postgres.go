@@ -1,0 +1,130 @@
+// Package postgres opens Wayfarer's database on PostgreSQL through pgx's
+// database/sql adapter, so the shared sqlstore code runs unchanged.
+package postgres
+
+import (
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+
+	"wayfarer/internal/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations are the goose files of the PostgreSQL schema.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		panic(err) // the directory is embedded: cannot happen
+	}
+	return sub
+}
+
+// Open connects to the PostgreSQL database at url (postgres://...).
+func Open(url string) (*sqlstore.DB, error) {
+	db, err := OpenHandle(url)
+	if err != nil {
+		return nil, err
+	}
+	return sqlstore.New(db, sqlstore.Postgres, Migrations()), nil
+}
+
+// OpenHandle opens a bare handle, e.g. for a read replica, with the pool
+// the URL's pool_* parameters ask for (see Pool).
+func OpenHandle(url string) (*sql.DB, error) {
+	dsn, pool, err := ParsePool(url)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	pool.Apply(db)
+	return db, nil
+}
+
+// Pool sizes one instance's connection pool. Every instance holds up to
+// MaxConns connections, so N instances need N×MaxConns (plus the replica's)
+// below the server's max_connections.
+type Pool struct {
+	MaxConns        int           // pool_max_conns
+	MaxIdleConns    int           // pool_max_idle_conns
+	MaxConnLifetime time.Duration // pool_max_conn_lifetime
+	MaxConnIdleTime time.Duration // pool_max_conn_idle_time
+}
+
+// DefaultPool bounds an instance that names no pool parameters. database/sql
+// alone would open connections without limit and exhaust the server's.
+var DefaultPool = Pool{MaxConns: 20, MaxIdleConns: 10, MaxConnLifetime: 30 * time.Minute, MaxConnIdleTime: 5 * time.Minute}
+
+// Apply configures db.
+func (p Pool) Apply(db *sql.DB) {
+	db.SetMaxOpenConns(p.MaxConns)
+	db.SetMaxIdleConns(p.MaxIdleConns)
+	db.SetConnMaxLifetime(p.MaxConnLifetime)
+	db.SetConnMaxIdleTime(p.MaxConnIdleTime)
+}
+
+// ParsePool takes the pool_* query parameters (pgxpool's names) out of a
+// postgres:// URL, since the server would reject them as unknown settings,
+// and returns the rest of the URL with the pool they ask for.
+func ParsePool(raw string) (string, Pool, error) {
+	p := DefaultPool
+	u, err := url.Parse(raw)
+	if err != nil {
+		// Never echo the URL: it may hold a password.
+		return "", p, fmt.Errorf("postgres URL: cannot parse it")
+	}
+	q := u.Query()
+	found := false
+	for key := range q {
+		if !strings.HasPrefix(key, "pool_") {
+			continue
+		}
+		found = true
+		v := q.Get(key)
+		var err error
+		switch key {
+		case "pool_max_conns":
+			p.MaxConns, err = positive(v)
+		case "pool_max_idle_conns":
+			p.MaxIdleConns, err = strconv.Atoi(v)
+		case "pool_max_conn_lifetime":
+			p.MaxConnLifetime, err = time.ParseDuration(v)
+		case "pool_max_conn_idle_time":
+			p.MaxConnIdleTime, err = time.ParseDuration(v)
+		default:
+			return "", p, fmt.Errorf("postgres URL: unknown parameter %s (known: pool_max_conns, pool_max_idle_conns, pool_max_conn_lifetime, pool_max_conn_idle_time)", key)
+		}
+		if err != nil {
+			return "", p, fmt.Errorf("postgres URL: %s=%q: %v", key, v, err)
+		}
+		q.Del(key)
+	}
+	if p.MaxIdleConns > p.MaxConns {
+		p.MaxIdleConns = p.MaxConns
+	}
+	if !found {
+		return raw, p, nil
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), p, nil
+}
+
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err == nil && n < 1 {
+		err = fmt.Errorf("must be at least 1")
+	}
+	return n, err
+}

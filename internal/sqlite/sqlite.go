@@ -1,0 +1,39 @@
+// Package sqlite opens Wayfarer's embedded database: one SQLite file through
+// modernc.org/sqlite, a pure-Go driver, so the binary needs no C toolchain.
+package sqlite
+
+import (
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"wayfarer/internal/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Open opens (creating if needed) the SQLite file at path. WAL lets readers
+// run beside the one writer; immediate transactions take the write lock at
+// BEGIN, so two saves never deadlock upgrading from read to write.
+func Open(path string) (*sqlstore.DB, error) {
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(ON)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	return sqlstore.New(db, sqlstore.SQLite, sub), nil
+}

@@ -1,0 +1,157 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"wayfarer/internal/wayfarer"
+)
+
+func (db *DB) insertID(ctx context.Context, query string, args ...any) (int64, error) {
+	var id int64
+	err := db.primary.QueryRowContext(ctx, db.q(query+` RETURNING rec_no`), args...).Scan(&id)
+	return id, err
+}
+
+func (db *DB) exec(ctx context.Context, query string, args ...any) error {
+	res, err := db.primary.ExecContext(ctx, db.q(query), args...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return wayfarer.ErrNotFound
+	}
+	return nil
+}
+
+// CreateAgency inserts an agency.
+func (db *DB) CreateAgency(ctx context.Context, a wayfarer.Agency) (int64, error) {
+	return db.insertID(ctx, `INSERT INTO agency (alias, name, status, max_password_age_days, created_at) VALUES (?, ?, ?, ?, ?)`,
+		wayfarer.NormalizeAlias(a.Alias), a.Name, a.Status, a.MaxPasswordAgeDays, ts(time.Now()))
+}
+
+// SetAgencyStatus changes an agency's status; leaving active ends its sessions.
+func (db *DB) SetAgencyStatus(ctx context.Context, agencyID int64, s wayfarer.AgencyStatus) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, db.q(`UPDATE agency SET status = ? WHERE rec_no = ?`), s, agencyID); err != nil {
+			return err
+		}
+		if s == wayfarer.AgencyActive {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ?`), agencyID)
+		return err
+	})
+}
+
+// ListAgencies lists every agency by alias.
+func (db *DB) ListAgencies(ctx context.Context) ([]wayfarer.Agency, error) {
+	rows, err := db.primary.QueryContext(ctx, `SELECT rec_no, alias, name, status, max_password_age_days FROM agency ORDER BY alias`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []wayfarer.Agency
+	for rows.Next() {
+		var a wayfarer.Agency
+		if err := rows.Scan(&a.ID, &a.Alias, &a.Name, &a.Status, &a.MaxPasswordAgeDays); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// CreateBranch inserts a branch.
+func (db *DB) CreateBranch(ctx context.Context, agencyID int64, name string) (int64, error) {
+	return db.insertID(ctx, `INSERT INTO branch (agency_id, name) VALUES (?, ?)`, agencyID, name)
+}
+
+// BranchByName finds a branch of an agency.
+func (db *DB) BranchByName(ctx context.Context, agencyID int64, name string) (int64, error) {
+	var id int64
+	err := db.primary.QueryRowContext(ctx, db.q(`SELECT rec_no FROM branch WHERE agency_id = ? AND name = ?`), agencyID, name).Scan(&id)
+	return id, notFound(err)
+}
+
+// CreateProfile inserts an advisor or client profile.
+func (db *DB) CreateProfile(ctx context.Context, agencyID int64, typ int, name string, branchID *int64) (int64, error) {
+	return db.insertID(ctx, `INSERT INTO profile (agency_id, type, name, branch_id) VALUES (?, ?, ?, ?)`, agencyID, typ, name, branchID)
+}
+
+// ProfileByName finds a profile of a type by name.
+func (db *DB) ProfileByName(ctx context.Context, agencyID int64, typ int, name string) (int64, error) {
+	var id int64
+	err := db.primary.QueryRowContext(ctx, db.q(`SELECT rec_no FROM profile WHERE agency_id = ? AND type = ? AND name = ? ORDER BY rec_no LIMIT 1`),
+		agencyID, typ, name).Scan(&id)
+	return id, notFound(err)
+}
+
+// CreateUser inserts an app user.
+func (db *DB) CreateUser(ctx context.Context, u wayfarer.NewUser) (int64, error) {
+	return db.insertID(ctx, `INSERT INTO app_user (agency_id, user_name, user_name_key, type, enabled, password_hash,
+		non_expiring_password, password_last_modified, branch_id, person_permissions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		u.AgencyID, u.UserName, wayfarer.NormalizeUserName(u.UserName), u.Type, u.Enabled, u.PasswordHash,
+		u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID, u.Person)
+}
+
+// ListUsers lists an agency's users by name.
+func (db *DB) ListUsers(ctx context.Context, agencyID int64) ([]wayfarer.User, error) {
+	rows, err := db.primary.QueryContext(ctx, db.q(`SELECT `+userColumns+` FROM app_user WHERE agency_id = ? ORDER BY user_name_key`), agencyID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []wayfarer.User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *u)
+	}
+	return out, rows.Err()
+}
+
+// SetUserPassword stores a new hash and restarts the password's age.
+func (db *DB) SetUserPassword(ctx context.Context, agencyID, userID int64, hash string, at time.Time) error {
+	return db.exec(ctx, `UPDATE app_user SET password_hash = ?, password_last_modified = ? WHERE agency_id = ? AND rec_no = ?`,
+		hash, ts(at), agencyID, userID)
+}
+
+// SetUserPermissions replaces a user's person permission bits.
+func (db *DB) SetUserPermissions(ctx context.Context, agencyID, userID int64, p wayfarer.Permission) error {
+	return db.exec(ctx, `UPDATE app_user SET person_permissions = ? WHERE agency_id = ? AND rec_no = ?`, p, agencyID, userID)
+}
+
+// SetUserEnabled enables or disables a user; disabling ends its sessions.
+func (db *DB) SetUserEnabled(ctx context.Context, agencyID, userID int64, enabled bool) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, db.q(`UPDATE app_user SET enabled = ? WHERE agency_id = ? AND rec_no = ?`), enabled, agencyID, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return wayfarer.ErrNotFound
+		}
+		if enabled {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ? AND app_user_id = ?`), agencyID, userID)
+		return err
+	})
+}
+
+// UnlockUser lifts a lockout and clears the failure count.
+func (db *DB) UnlockUser(ctx context.Context, agencyID, userID int64) error {
+	return db.exec(ctx, `UPDATE app_user SET locked_until = NULL, failed_logins = 0 WHERE agency_id = ? AND rec_no = ?`, agencyID, userID)
+}
+
+// LinkUserAdvisor links a user to an advisor profile (OnlySelf reaches its persons).
+func (db *DB) LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error {
+	_, err := db.primary.ExecContext(ctx, db.q(
+		`INSERT INTO app_user_advisor (agency_id, app_user_id, profile_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+		agencyID, userID, profileID)
+	return err
+}

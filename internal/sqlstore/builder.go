@@ -1,0 +1,233 @@
+package sqlstore
+
+import "strings"
+
+// Expr is a fragment of SQL with the arguments of its ? placeholders, in
+// text order. Fragments compose by concatenation, so the arguments of a
+// composed query always line up with its placeholders, whatever order the
+// parts were built in. Input reaches SQL only as arguments: the text of an
+// Expr is written by this package from constants, never from a request.
+type Expr struct {
+	SQL  string
+	Args []any
+}
+
+// E makes an Expr; sql holds one ? per arg.
+func E(sql string, args ...any) Expr { return Expr{SQL: sql, Args: args} }
+
+// IsZero reports an empty fragment.
+func (e Expr) IsZero() bool { return e.SQL == "" }
+
+var (
+	exprTrue  = E("1 = 1")
+	exprFalse = E("1 = 0")
+)
+
+// join concatenates the non-empty fragments with sep.
+func join(sep string, es []Expr) Expr {
+	var b strings.Builder
+	var args []any
+	n := 0
+	for _, e := range es {
+		if e.IsZero() {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(sep)
+		}
+		n++
+		b.WriteString(e.SQL)
+		args = append(args, e.Args...)
+	}
+	return Expr{SQL: b.String(), Args: args}
+}
+
+// And joins conditions with AND; none is true.
+func And(es ...Expr) Expr {
+	e := join(" AND ", es)
+	switch {
+	case e.IsZero():
+		return exprTrue
+	case countNonZero(es) > 1:
+		e.SQL = "(" + e.SQL + ")"
+	}
+	return e
+}
+
+// Or joins conditions with OR; none is false.
+func Or(es ...Expr) Expr {
+	e := join(" OR ", es)
+	switch {
+	case e.IsZero():
+		return exprFalse
+	case countNonZero(es) > 1:
+		e.SQL = "(" + e.SQL + ")"
+	}
+	return e
+}
+
+// Not negates a condition. Beware SQL's three values: NOT of a NULL is
+// NULL; callers that want null rows to pass must say so.
+func Not(e Expr) Expr { return Expr{SQL: "NOT (" + e.SQL + ")", Args: e.Args} }
+
+// Wrap returns prefix + e + suffix, e.g. Wrap("EXISTS (", sub, ")").
+func Wrap(prefix string, e Expr, suffix string) Expr {
+	return Expr{SQL: prefix + e.SQL + suffix, Args: e.Args}
+}
+
+// In is "col IN (?, ...)" over vals; an empty list is false.
+func In[T any](col string, vals []T) Expr {
+	if len(vals) == 0 {
+		return exprFalse
+	}
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		args[i] = v
+	}
+	if len(vals) == 1 {
+		return Expr{SQL: col + " = ?", Args: args}
+	}
+	return Expr{SQL: col + " IN (" + placeholders(len(vals)) + ")", Args: args}
+}
+
+// InExpr is like In with an expression around each placeholder, e.g.
+// "lower(?)".
+func InExpr[T any](col, around string, vals []T) Expr {
+	if len(vals) == 0 {
+		return exprFalse
+	}
+	args := make([]any, len(vals))
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		args[i] = v
+		parts[i] = around
+	}
+	if len(vals) == 1 {
+		return Expr{SQL: col + " = " + around, Args: args}
+	}
+	return Expr{SQL: col + " IN (" + strings.Join(parts, ", ") + ")", Args: args}
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+func countNonZero(es []Expr) int {
+	n := 0
+	for _, e := range es {
+		if !e.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
+// EscapeLike escapes the LIKE wildcards % and _ and the escape character
+// itself, for a pattern used with ESCAPE '\'.
+func EscapeLike(s string) string {
+	if !strings.ContainsAny(s, `%_\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == '%' || r == '_' || r == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Fold is the case-insensitive form of a text column, as the indexes of
+// both engines hold it: lower() everywhere, and on PostgreSQL in the "C"
+// collation so that ranges and ORDER BY compare code points, as SQLite does.
+func (d Dialect) Fold(col string) string {
+	if d.Numbered {
+		return "lower(" + col + `) COLLATE "C"`
+	}
+	return "lower(" + col + ")"
+}
+
+// NullsFirst is the ORDER BY suffix that sorts nulls first, SQLite's
+// default for ascending order.
+func (d Dialect) NullsFirst() string {
+	if d.Numbered {
+		return " NULLS FIRST"
+	}
+	return ""
+}
+
+// maxCodePoint sorts after every other character in code-point order.
+const maxCodePoint = "\U0010FFFF"
+
+// FoldEquals is a case-insensitive equality with any of vals.
+func (d Dialect) FoldEquals(col string, vals []string) Expr {
+	return InExpr(d.Fold(col), "lower(?)", vals)
+}
+
+// FoldPrefix is a case-insensitive "starts with" written as a range, so an
+// index on Fold(col) serves it. The upper bound is the prefix followed by
+// the highest code point; only a value holding U+10FFFF (a noncharacter)
+// right after the prefix would be missed.
+func (d Dialect) FoldPrefix(col, prefix string) Expr {
+	if prefix == "" {
+		return E(col + " IS NOT NULL")
+	}
+	f := d.Fold(col)
+	return E(f+" >= lower(?) AND "+f+" < lower(?)", prefix, prefix+maxCodePoint)
+}
+
+// FoldContains is a case-insensitive substring test.
+func (d Dialect) FoldContains(col, sub string) Expr {
+	return E(d.Fold(col)+` LIKE lower(?) ESCAPE '\'`, "%"+EscapeLike(sub)+"%")
+}
+
+// Select is a SELECT statement assembled from fragments.
+type Select struct {
+	Distinct bool
+	Columns  []Expr
+	From     Expr
+	Joins    []Expr
+	Where    []Expr // joined with AND
+	GroupBy  []Expr
+	OrderBy  []Expr
+	Limit    *int64
+	Offset   int64
+}
+
+// Build renders the statement for d and returns it with its arguments.
+func (s *Select) Build(d Dialect) (string, []any) {
+	e := s.Expr()
+	return d.Rebind(e.SQL), e.Args
+}
+
+// Expr renders the statement as a fragment (with ? placeholders), e.g. to
+// nest it as a subquery.
+func (s *Select) Expr() Expr {
+	parts := []Expr{E("SELECT")}
+	if s.Distinct {
+		parts = append(parts, E("DISTINCT"))
+	}
+	parts = append(parts, join(", ", s.Columns), E("FROM"), s.From)
+	parts = append(parts, s.Joins...)
+	if w := join(" AND ", s.Where); !w.IsZero() {
+		parts = append(parts, E("WHERE"), w)
+	}
+	if len(s.GroupBy) > 0 {
+		parts = append(parts, E("GROUP BY"), join(", ", s.GroupBy))
+	}
+	if len(s.OrderBy) > 0 {
+		parts = append(parts, E("ORDER BY"), join(", ", s.OrderBy))
+	}
+	if s.Limit != nil || s.Offset > 0 {
+		limit := int64(1<<63 - 1) // SQLite cannot OFFSET without a LIMIT
+		if s.Limit != nil {
+			limit = *s.Limit
+		}
+		parts = append(parts, E("LIMIT ?", limit))
+		if s.Offset > 0 {
+			parts = append(parts, E("OFFSET ?", s.Offset))
+		}
+	}
+	return join(" ", parts)
+}

@@ -1,0 +1,139 @@
+// Package sqlstore implements Wayfarer's storage interfaces once, over
+// database/sql, for both engines: SQLite (internal/sqlite) and PostgreSQL
+// (internal/postgres) differ only in their Dialect and their migrations.
+// All SQL of the project lives here and in those migrations.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+// DB is a Wayfarer database: a primary, an optional read replica, the
+// engine's dialect and its migrations.
+type DB struct {
+	primary    *sql.DB
+	replica    *sql.DB
+	Dialect    Dialect
+	migrations fs.FS
+}
+
+// New wraps an open primary. migrations holds the engine's goose files.
+func New(primary *sql.DB, d Dialect, migrations fs.FS) *DB {
+	return &DB{primary: primary, Dialect: d, migrations: migrations}
+}
+
+// SetReplica routes read-only-intent searches to r.
+func (db *DB) SetReplica(r *sql.DB) { db.replica = r }
+
+// Primary is the read-write handle.
+func (db *DB) Primary() *sql.DB { return db.primary }
+
+// Reader is the handle a read should use: the replica when the caller says
+// the read may be stale and one is configured, the primary otherwise.
+func (db *DB) Reader(readOnlyIntent bool) *sql.DB {
+	if readOnlyIntent && db.replica != nil {
+		return db.replica
+	}
+	return db.primary
+}
+
+// Close closes every handle.
+func (db *DB) Close() error {
+	err := db.primary.Close()
+	if db.replica != nil {
+		err = errors.Join(err, db.replica.Close())
+	}
+	return err
+}
+
+// Ping checks that the primary answers.
+func (db *DB) Ping(ctx context.Context) error { return db.primary.PingContext(ctx) }
+
+// Tx runs fn in one transaction, committing when fn returns nil and rolling
+// back otherwise: a failed request leaves nothing half-written.
+func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+	tx, err := db.primary.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// q renders a ?-placeholder query for the engine.
+func (db *DB) q(query string) string { return db.Dialect.Rebind(query) }
+
+func (db *DB) provider() (*goose.Provider, error) {
+	var opts []goose.ProviderOption
+	if db.Dialect.Name == Postgres.Name {
+		// An advisory lock makes instances that start together migrate one at a time.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	return goose.NewProvider(db.Dialect.Goose, db.primary, db.migrations, opts...)
+}
+
+// Migrate applies every pending migration (forward only) and reports how
+// many it applied.
+func (db *DB) Migrate(ctx context.Context) (int, error) {
+	p, err := db.provider()
+	if err != nil {
+		return 0, err
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return len(res), fmt.Errorf("migrate: %w", err)
+	}
+	return len(res), nil
+}
+
+// MigrationState is one migration's status.
+type MigrationState struct {
+	Version   int64
+	Name      string
+	Applied   bool
+	AppliedAt time.Time
+}
+
+// MigrationStatus lists every migration the binary knows and whether it ran.
+func (db *DB) MigrationStatus(ctx context.Context) ([]MigrationState, error) {
+	p, err := db.provider()
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MigrationState, 0, len(st))
+	for _, s := range st {
+		out = append(out, MigrationState{Version: s.Source.Version, Name: s.Source.Path,
+			Applied: s.State == goose.StateApplied, AppliedAt: s.AppliedAt})
+	}
+	return out, nil
+}
+
+// ts is the form timestamps are stored in: UTC, microseconds, like PostgreSQL.
+func ts(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

@@ -1,0 +1,311 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"wayfarer/internal/wayfarer"
+)
+
+// The person store: wayfarer.PersonStore over the shared tables. Every
+// statement names agency_id; values reach SQL only as arguments.
+
+var _ wayfarer.PersonStore = (*DB)(nil)
+
+type personQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// LoadPerson loads a person with its children and lookups; a person of
+// another agency or outside scope is wayfarer.ErrNotFound.
+func (db *DB) LoadPerson(ctx context.Context, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
+	return db.loadPerson(ctx, db.primary, scope, recNo)
+}
+
+func (db *DB) loadPerson(ctx context.Context, q personQuerier, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
+	p, err := db.loadPersonRow(ctx, q, scope.AgencyID, recNo)
+	if err != nil {
+		return nil, err
+	}
+	if !scope.Allows(p.BranchRecNo.Ptr(), p.AdvisorProfileRecNo.Ptr()) {
+		return nil, wayfarer.ErrNotFound
+	}
+	if err := db.loadPersonChildren(ctx, q, scope.AgencyID, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recNo int64) (*wayfarer.Person, error) {
+	var (
+		id                                                      int64
+		first, middle, last, title, salutation, note, citizen   sql.NullString
+		redress, ktn, gender, uniqueID, branchName, advisorName sql.NullString
+		remarks, ecName, ecRel, ecPhone, ecEmail                sql.NullString
+		bDay, bMonth, bYear, branch, advisor                    sql.NullInt64
+		status                                                  int
+		created, modified                                       time.Time
+	)
+	err := q.QueryRowContext(ctx, db.q(`
+		SELECT p.rec_no, p.first_name, p.middle_name, p.last_name, p.courtesy_title, p.salutation,
+			p.birthday_day, p.birthday_month, p.birthday_year, p.birthday_note, p.citizenship,
+			p.redress_number, p.known_traveler_number, p.gender, p.unique_id,
+			p.branch_id, b.name, p.advisor_profile_id, pr.name, p.remarks,
+			p.emergency_contact_name, p.emergency_contact_relationship, p.emergency_contact_phone, p.emergency_contact_email,
+			p.active_status, p.create_date_time, p.last_modified_date_time
+		FROM person p
+		LEFT JOIN branch b ON b.agency_id = p.agency_id AND b.rec_no = p.branch_id
+		LEFT JOIN profile pr ON pr.agency_id = p.agency_id AND pr.rec_no = p.advisor_profile_id
+		WHERE p.agency_id = ? AND p.rec_no = ?`), agencyID, recNo).Scan(
+		&id, &first, &middle, &last, &title, &salutation,
+		&bDay, &bMonth, &bYear, &note, &citizen,
+		&redress, &ktn, &gender, &uniqueID,
+		&branch, &branchName, &advisor, &advisorName, &remarks,
+		&ecName, &ecRel, &ecPhone, &ecEmail,
+		&status, &created, &modified)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &wayfarer.Person{
+		RecNo: wayfarer.Some(id), FirstName: ostr(first), MiddleName: ostr(middle), LastName: ostr(last),
+		CourtesyTitle: ostr(title), Salutation: ostr(salutation),
+		BirthdayDay: oint(bDay), BirthdayMonth: oint(bMonth), BirthdayYear: oint(bYear), BirthdayNote: ostr(note),
+		Citizenship: ostr(citizen), RedressNumber: ostr(redress), KnownTravelerNumber: ostr(ktn), Gender: ostr(gender),
+		UniqueID: ostr(uniqueID), BranchRecNo: oid(branch), BranchName: ostr(branchName),
+		AdvisorProfileRecNo: oid(advisor), AdvisorName: ostr(advisorName), Remarks: ostr(remarks),
+		EmergencyContactName: ostr(ecName), EmergencyContactRelationship: ostr(ecRel),
+		EmergencyContactPhone: ostr(ecPhone), EmergencyContactEmail: ostr(ecEmail),
+		ActiveStatus: wayfarer.Some(status), Age: wayfarer.Null[int](),
+		CreateDateTime:       wayfarer.Some(wayfarer.TimestampOf(created)),
+		LastModifiedDateTime: wayfarer.Some(wayfarer.TimestampOf(modified)),
+	}, nil
+}
+
+func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID int64, p *wayfarer.Person) error {
+	recNo := p.RecNo.Value
+	pid := wayfarer.Some(recNo)
+	p.PersonCommunicationLink = []wayfarer.CommunicationLink{}
+	p.PersonCardLink = []wayfarer.CardLink{}
+	p.PersonMarketing = []wayfarer.PersonMarketing{}
+	p.PersonTag = []wayfarer.PersonTag{}
+	p.PersonActionItemLink = []wayfarer.ActionItemLink{}
+
+	err := queryEach(ctx, q, db.q(`
+		SELECT rec_no, type, sub_type, value, country_domain, city_area, user_specific, description,
+			is_primary, permit_marketing, contact_option
+		FROM communication WHERE agency_id = ? AND person_id = ? ORDER BY rec_no`), []any{agencyID, recNo},
+		func(rows *sql.Rows) error {
+			var id int64
+			var typ int
+			var sub, value, country, city, user, desc sql.NullString
+			var primary, marketing bool
+			var option sql.NullInt64
+			if err := rows.Scan(&id, &typ, &sub, &value, &country, &city, &user, &desc, &primary, &marketing, &option); err != nil {
+				return err
+			}
+			p.PersonCommunicationLink = append(p.PersonCommunicationLink, wayfarer.CommunicationLink{
+				PersonRecNo: pid, CommunicationRecNo: wayfarer.Some(id),
+				Communication: &wayfarer.Communication{
+					RecNo: wayfarer.Some(id), Type: wayfarer.Some(typ), SubType: ostr(sub), Value: ostr(value),
+					CountryDomain: ostr(country), CityArea: ostr(city), UserSpecific: ostr(user), Description: ostr(desc),
+					IsPrimary: wayfarer.Some(primary), PermitMarketing: wayfarer.Some(marketing), ContactOption: oint(option),
+				},
+			})
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+
+	err = queryEach(ctx, q, db.q(`
+		SELECT c.rec_no, c.type, c.sub_type, c.card_number, c.number_cipher, c.number_key_id, c.card_number_token,
+			c.issue_date, c.expiration_date, c.issuing_city, c.issuing_country, c.issuing_country_name,
+			c.description, c.code, c.name_on_card
+		FROM person_card_link l
+		JOIN card c ON c.agency_id = l.agency_id AND c.rec_no = l.card_id
+		WHERE l.agency_id = ? AND l.person_id = ? ORDER BY c.rec_no`), []any{agencyID, recNo},
+		func(rows *sql.Rows) error {
+			var id int64
+			var typ int
+			var sub sql.NullInt64
+			var number string
+			var cipher []byte
+			var keyID, token, city, country, countryName, desc, code, name sql.NullString
+			var issue, expiry sql.NullTime
+			if err := rows.Scan(&id, &typ, &sub, &number, &cipher, &keyID, &token, &issue, &expiry,
+				&city, &country, &countryName, &desc, &code, &name); err != nil {
+				return err
+			}
+			c := &wayfarer.Card{
+				RecNo: wayfarer.Some(id), Type: wayfarer.Some(typ), SubType: oint(sub), CardNumber: wayfarer.Some(number),
+				IssueDate: odate(issue), ExpirationDate: odate(expiry), IssuingCity: ostr(city), IssuingCountry: ostr(country),
+				IssuingCountryName: ostr(countryName), Description: ostr(desc), CardNumberToken: ostr(token),
+				Code: ostr(code), NameOnCard: ostr(name),
+			}
+			if len(cipher) > 0 && keyID.Valid {
+				c.Sealed = &wayfarer.SealedNumber{KeyID: keyID.String, Cipher: cipher}
+			}
+			p.PersonCardLink = append(p.PersonCardLink, wayfarer.CardLink{PersonRecNo: pid, CardRecNo: wayfarer.Some(id), Card: c})
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+
+	err = queryEach(ctx, q, db.q(`
+		SELECT marketing_element_id, affiliation_id FROM person_marketing
+		WHERE agency_id = ? AND person_id = ? ORDER BY marketing_element_id, affiliation_id`), []any{agencyID, recNo},
+		func(rows *sql.Rows) error {
+			var element, affiliation int64
+			if err := rows.Scan(&element, &affiliation); err != nil {
+				return err
+			}
+			aff := wayfarer.Null[int64]()
+			if affiliation != 0 {
+				aff = wayfarer.Some(affiliation)
+			}
+			p.PersonMarketing = append(p.PersonMarketing, wayfarer.PersonMarketing{
+				PersonRecNo: pid, MarketingElementRecNo: wayfarer.Some(element), AffiliationRecNo: aff})
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+
+	err = queryEach(ctx, q, db.q(`
+		SELECT pt.rec_no, pt.tag_id, t.name, pt.value
+		FROM person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id
+		WHERE pt.agency_id = ? AND pt.person_id = ? ORDER BY pt.rec_no`), []any{agencyID, recNo},
+		func(rows *sql.Rows) error {
+			var id, tag int64
+			var name string
+			var value sql.NullString
+			if err := rows.Scan(&id, &tag, &name, &value); err != nil {
+				return err
+			}
+			p.PersonTag = append(p.PersonTag, wayfarer.PersonTag{
+				RecNo: wayfarer.Some(id), PersonRecNo: pid, TagRecNo: wayfarer.Some(tag), Name: wayfarer.Some(name), Value: ostr(value)})
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+
+	return queryEach(ctx, q, db.q(`
+		SELECT a.rec_no, a.description, a.trigger_index, a.trigger_days_offset, a.trigger_fixed_date,
+			a.app_user_id, u.user_name, a.completed, a.completed_by_app_user_id, a.notes
+		FROM person_action_item a
+		LEFT JOIN app_user u ON u.agency_id = a.agency_id AND u.rec_no = a.app_user_id
+		WHERE a.agency_id = ? AND a.person_id = ? ORDER BY a.rec_no`), []any{agencyID, recNo},
+		func(rows *sql.Rows) error {
+			var id int64
+			var desc, userName, notes sql.NullString
+			var trigger, offset, user, completedBy sql.NullInt64
+			var fixed, completed sql.NullTime
+			if err := rows.Scan(&id, &desc, &trigger, &offset, &fixed, &user, &userName, &completed, &completedBy, &notes); err != nil {
+				return err
+			}
+			p.PersonActionItemLink = append(p.PersonActionItemLink, wayfarer.ActionItemLink{
+				PersonRecNo: pid, ActionItemRecNo: wayfarer.Some(id),
+				PersonActionItem: &wayfarer.PersonActionItem{
+					RecNo: wayfarer.Some(id), Description: ostr(desc), TriggerIndex: oint(trigger), TriggerDaysOffset: oint(offset),
+					TriggerFixedDate: odate(fixed), AppUserRecNo: oid(user), AppUserID: ostr(userName),
+					Completed: otime(completed), CompletedByAppUserRecNo: oid(completedBy), Notes: ostr(notes),
+				},
+			})
+			return nil
+		})
+}
+
+// RecordCardDecrypts writes one audit row per card shown unmasked.
+func (db *DB) RecordCardDecrypts(ctx context.Context, a wayfarer.CardDecryptAudit) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, id := range a.CardIDs {
+			if _, err := tx.ExecContext(ctx, db.q(
+				`INSERT INTO card_decrypt_audit (agency_id, app_user_id, person_id, card_id, read_at) VALUES (?, ?, ?, ?, ?)`),
+				a.AgencyID, a.UserID, a.PersonID, id, ts(a.At)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// CardDecryptAudit is one audit row, for tools and tests.
+type CardDecryptAudit struct {
+	UserID, PersonID, CardID int64
+	ReadAt                   time.Time
+}
+
+// CardDecryptAudits lists the audit rows of an agency, oldest first.
+func (db *DB) CardDecryptAudits(ctx context.Context, agencyID int64) ([]CardDecryptAudit, error) {
+	var out []CardDecryptAudit
+	err := queryEach(ctx, db.primary, db.q(`
+		SELECT app_user_id, person_id, card_id, read_at FROM card_decrypt_audit
+		WHERE agency_id = ? ORDER BY rec_no`), []any{agencyID}, func(rows *sql.Rows) error {
+		var a CardDecryptAudit
+		if err := rows.Scan(&a.UserID, &a.PersonID, &a.CardID, &a.ReadAt); err != nil {
+			return err
+		}
+		out = append(out, a)
+		return nil
+	})
+	return out, err
+}
+
+func queryEach(ctx context.Context, q personQuerier, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func ostr(s sql.NullString) wayfarer.Opt[string] {
+	if !s.Valid {
+		return wayfarer.Null[string]()
+	}
+	return wayfarer.Some(s.String)
+}
+
+func oint(n sql.NullInt64) wayfarer.Opt[int] {
+	if !n.Valid {
+		return wayfarer.Null[int]()
+	}
+	return wayfarer.Some(int(n.Int64))
+}
+
+func oid(n sql.NullInt64) wayfarer.Opt[int64] {
+	if !n.Valid {
+		return wayfarer.Null[int64]()
+	}
+	return wayfarer.Some(n.Int64)
+}
+
+// odate reads a DATE column. Dates are stored as midnight UTC; the date
+// part in UTC is the stored date on both engines.
+func odate(t sql.NullTime) wayfarer.Opt[wayfarer.Date] {
+	if !t.Valid {
+		return wayfarer.Null[wayfarer.Date]()
+	}
+	return wayfarer.Some(wayfarer.DateOf(t.Time.UTC()))
+}
+
+func otime(t sql.NullTime) wayfarer.Opt[wayfarer.Timestamp] {
+	if !t.Valid {
+		return wayfarer.Null[wayfarer.Timestamp]()
+	}
+	return wayfarer.Some(wayfarer.TimestampOf(t.Time))
+}
+
+var errNoPersonWrite = errors.New("person store: no write to apply")

@@ -1,0 +1,757 @@
+package sqlstore_test
+
+// A brute-force person search in plain Go, written from the documented
+// semantics (docs/search.md, wayfarer.SearchCriteria), and a random data set
+// to compare it with the SQL on.
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfarer/internal/demo"
+	"wayfarer/internal/sqlite"
+	"wayfarer/internal/sqlstore"
+	"wayfarer/internal/wayfarer"
+)
+
+// world is the data set: its lookups and its persons (of every agency).
+type world struct {
+	agency   int64
+	branches map[int64]string
+	profiles map[int64]string
+	users    map[int64]string
+	tags     map[int64]string
+	elements map[int64]string // marketing element codes
+	persons  map[int64][]demo.BulkPerson
+}
+
+func openSearchDB(t testing.TB) *sqlstore.DB {
+	t.Helper()
+	db, err := sqlite.Open(t.TempDir() + "/search.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func mustExec(t testing.TB, db *sqlstore.DB, q string, args ...any) int64 {
+	t.Helper()
+	res, err := db.Primary().Exec(db.Dialect.Rebind(q), args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	id, _ := res.LastInsertId()
+	return id
+}
+
+// newWorld creates two agencies with their lookups; persons come later.
+func newWorld(t testing.TB, db *sqlstore.DB) *world {
+	w := &world{branches: map[int64]string{}, profiles: map[int64]string{}, users: map[int64]string{},
+		tags: map[int64]string{}, elements: map[int64]string{}, persons: map[int64][]demo.BulkPerson{}}
+	now := time.Now().UTC()
+	for i, alias := range []string{"SEARCH", "OTHER"} {
+		a := mustExec(t, db, "INSERT INTO agency (alias, name, status, created_at) VALUES (?, ?, 1, ?)", alias, alias, now)
+		if i == 0 {
+			w.agency = a
+		}
+		for _, b := range []string{"Main", "Harbor"} {
+			w.branches[mustExec(t, db, "INSERT INTO branch (agency_id, name) VALUES (?, ?)", a, b)] = b
+		}
+		for j, name := range []string{"Alice Advisor", "Bob Broker", "acme corp", "Zeta Group", "Beta Inc"} {
+			typ := 1
+			if j >= 2 {
+				typ = 2
+			}
+			w.profiles[mustExec(t, db, "INSERT INTO profile (agency_id, type, name) VALUES (?, ?, ?)", a, typ, name)] = name
+		}
+		for _, u := range []string{"agent", "boss"} {
+			w.users[mustExec(t, db, "INSERT INTO app_user (agency_id, user_name, user_name_key, type, password_last_modified) VALUES (?, ?, ?, 1, ?)",
+				a, u, u, now)] = u
+		}
+		for _, tg := range []string{"VIP", "diet", "Seat"} {
+			w.tags[mustExec(t, db, "INSERT INTO tag (agency_id, name) VALUES (?, ?)", a, tg)] = tg
+		}
+		for _, code := range []string{"NOEMM", "Promo"} {
+			w.elements[mustExec(t, db, "INSERT INTO marketing_element (agency_id, code, name) VALUES (?, ?, ?)", a, code, code)] = code
+		}
+	}
+	return w
+}
+
+// ids returns the identifiers of a lookup that belong to agency a (the
+// lookups of each agency were created in one run, in order).
+func (w *world) ids(m map[int64]string, a int64) []int64 {
+	var all []int64
+	for id := range m {
+		all = append(all, id)
+	}
+	slices.Sort(all)
+	half := len(all) / 2
+	if a == w.agency {
+		return all[:half]
+	}
+	return all[half:]
+}
+
+func (w *world) insert(t testing.TB, db *sqlstore.DB, agency int64, ps []demo.BulkPerson) {
+	t.Helper()
+	if err := demo.InsertBulk(context.Background(), db, agency, ps); err != nil {
+		t.Fatal(err)
+	}
+	w.persons[agency] = append(w.persons[agency], ps...)
+}
+
+// Model evaluation.
+
+func foldPtr(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := wayfarer.FoldASCII(*s)
+	return &v
+}
+
+func str(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func i64(v int64) *int64 { return &v }
+
+func cardPass(c *wayfarer.SearchCriteria, k demo.BulkCard) bool {
+	if len(c.CardType) > 0 && !slices.Contains(c.CardType, k.Type) {
+		return false
+	}
+	return c.CardSubType.Matches(k.SubType) && c.CardExpiration.Matches(k.Expiration)
+}
+
+func commPass(c *wayfarer.SearchCriteria, m demo.BulkComm) bool {
+	if len(c.CommType) > 0 && !slices.Contains(c.CommType, m.Type) {
+		return false
+	}
+	return c.CommValue.Matches(m.Value) && c.CommValueCountryDomain.Matches(m.CountryDomain) &&
+		c.CommValueCityArea.Matches(m.CityArea) && c.CommValueUserSpecific.Matches(m.UserSpecific)
+}
+
+func actionPass(c *wayfarer.SearchCriteria, a demo.BulkActionItem) bool {
+	if c.ActionItemCompleted != nil && *c.ActionItemCompleted != (a.Completed != nil) {
+		return false
+	}
+	return c.ActionItemDate.Matches(a.Date) && c.ActionItemAssignedTo.Matches(a.AppUserID)
+}
+
+func primaryComm(p *demo.BulkPerson, typ int64) *demo.BulkComm {
+	var best *demo.BulkComm
+	for i := range p.Comms {
+		m := &p.Comms[i]
+		if m.Type == typ && m.IsPrimary && (best == nil || m.RecNo < best.RecNo) {
+			best = m
+		}
+	}
+	return best
+}
+
+func (w *world) personPasses(sc wayfarer.Scope, c *wayfarer.SearchCriteria, p *demo.BulkPerson) bool {
+	if !sc.Allows(p.BranchID, p.AdvisorID) {
+		return false
+	}
+	if !c.RecNo.Matches(&p.RecNo) || !c.LastName.Matches(p.LastName) || !c.FirstName.Matches(p.FirstName) ||
+		!c.MiddleName.Matches(p.MiddleName) || !c.AdvisorProfileRecNo.Matches(p.AdvisorID) ||
+		!c.BirthdayMonth.Matches(p.BirthdayMonth) || !c.Birthday.Matches(p.BirthdayMonth, p.BirthdayDay) {
+		return false
+	}
+	created, modified := p.Created.UTC().Truncate(time.Microsecond), p.Modified.UTC().Truncate(time.Microsecond)
+	if !c.Created.Matches(&created) || !c.Modified.Matches(&modified) {
+		return false
+	}
+	if c.UniqueID != "" && (p.UniqueID == nil || *p.UniqueID != c.UniqueID) {
+		return false
+	}
+	if len(c.ActiveStatus) > 0 && !slices.Contains(c.ActiveStatus, p.ActiveStatus) {
+		return false
+	}
+	for _, pm := range []struct {
+		v   *bool
+		typ int64
+	}{{c.EmailPermitMarketing, 2}, {c.PhonePermitMarketing, 1}} {
+		if pm.v == nil {
+			continue
+		}
+		m := primaryComm(p, pm.typ)
+		if (m != nil && m.PermitMarketing) != *pm.v {
+			return false
+		}
+	}
+	if c.FiltersComms() && !slices.ContainsFunc(p.Comms, func(m demo.BulkComm) bool { return commPass(c, m) }) {
+		return false
+	}
+	if c.FiltersCards() && !slices.ContainsFunc(p.Cards, func(k demo.BulkCard) bool { return cardPass(c, k) }) {
+		return false
+	}
+	if c.FiltersActionItems() && !slices.ContainsFunc(p.ActionItems, func(a demo.BulkActionItem) bool { return actionPass(c, a) }) {
+		return false
+	}
+	if c.ProfileRecNo.Active() {
+		var ok bool
+		switch c.ProfileRecNo.Cond {
+		case wayfarer.NumEqual:
+			ok = slices.ContainsFunc(p.Profiles, func(id int64) bool { return slices.Contains(c.ProfileRecNo.Values, id) })
+		case wayfarer.NumNotEqual:
+			ok = !slices.ContainsFunc(p.Profiles, func(id int64) bool { return slices.Contains(c.ProfileRecNo.Values, id) })
+		case wayfarer.NumBlank:
+			ok = len(p.Profiles) == 0
+		case wayfarer.NumNotBlank:
+			ok = len(p.Profiles) > 0
+		}
+		if !ok {
+			return false
+		}
+	}
+	for _, m := range c.Marketing {
+		has := slices.ContainsFunc(p.Marketing, func(pm demo.BulkMarketing) bool {
+			return (m.ElementRecNo == nil || *m.ElementRecNo == pm.ElementID) &&
+				(m.Affiliation == nil || *m.Affiliation == pm.AffiliationID) &&
+				(m.ElementID == nil || wayfarer.FoldASCII(*m.ElementID) == wayfarer.FoldASCII(w.elements[pm.ElementID]))
+		})
+		if has != m.Checked {
+			return false
+		}
+	}
+	for _, tg := range c.Tags {
+		has := slices.ContainsFunc(p.Tags, func(pt demo.BulkTag) bool {
+			return (tg.TagRecNo == nil || *tg.TagRecNo == pt.TagID) &&
+				(tg.TagName == nil || wayfarer.FoldASCII(*tg.TagName) == wayfarer.FoldASCII(w.tags[pt.TagID])) &&
+				tg.Value.Matches(pt.Value)
+		})
+		if has != tg.Checked {
+			return false
+		}
+	}
+	return true
+}
+
+// modelRow is a result row with its sort keys.
+type modelRow struct {
+	keys []*string // fold(last), fold(first)
+	ids  []*int64  // person, then shown children
+	vals wayfarer.SearchRow
+}
+
+func (w *world) rowValue(col string, c *wayfarer.SearchCriteria, p *demo.BulkPerson, k *demo.BulkCard, t *demo.BulkTag, a *demo.BulkActionItem) any {
+	s := func(v *string) any {
+		if v == nil {
+			return nil
+		}
+		return *v
+	}
+	n := func(v *int64) any {
+		if v == nil {
+			return nil
+		}
+		return *v
+	}
+	lookup := func(m map[int64]string, id *int64) any {
+		if id == nil || c.SkipLookup {
+			return nil
+		}
+		return m[*id]
+	}
+	switch col {
+	case "recNo":
+		return p.RecNo
+	case "tagRecNo":
+		if t == nil {
+			return nil
+		}
+		return t.TagID
+	case "tagName":
+		if t == nil {
+			return nil
+		}
+		return w.tags[t.TagID]
+	case "tagValue":
+		if t == nil {
+			return nil
+		}
+		return s(t.Value)
+	case "tags":
+		ts := slices.Clone(p.Tags)
+		slices.SortFunc(ts, func(x, y demo.BulkTag) int {
+			return cmp.Or(strings.Compare(wayfarer.FoldASCII(w.tags[x.TagID]), wayfarer.FoldASCII(w.tags[y.TagID])), cmp.Compare(x.RecNo, y.RecNo))
+		})
+		var parts []string
+		for _, x := range ts {
+			if x.Value == nil || *x.Value == "" {
+				parts = append(parts, w.tags[x.TagID])
+			} else {
+				parts = append(parts, w.tags[x.TagID]+"="+*x.Value)
+			}
+		}
+		if len(parts) == 0 {
+			return nil
+		}
+		return strings.Join(parts, "; ")
+	case "summaryCount":
+		return nil // filled later
+	case "createDateTime":
+		return p.Created.UTC().Truncate(time.Microsecond)
+	case "lastModifiedDateTime":
+		return p.Modified.UTC().Truncate(time.Microsecond)
+	case "name":
+		last, first, mid := str(p.LastName), str(p.FirstName), str(p.MiddleName)
+		if last == "" && first == "" && mid == "" {
+			return nil
+		}
+		v := last + "/" + first
+		switch {
+		case mid == "":
+		case first == "":
+			v += mid
+		default:
+			v += " " + mid
+		}
+		return v
+	case "uniqueId":
+		return s(p.UniqueID)
+	case "firstName":
+		return s(p.FirstName)
+	case "middleName":
+		return s(p.MiddleName)
+	case "lastName":
+		return s(p.LastName)
+	case "primaryPhone", "primaryEmail":
+		typ := int64(1)
+		if col == "primaryEmail" {
+			typ = 2
+		}
+		if m := primaryComm(p, typ); m != nil {
+			return s(m.Value)
+		}
+		return nil
+	case "primaryPhoneMarketingPermission", "primaryEmailMarketingPermission":
+		typ := int64(1)
+		if col == "primaryEmailMarketingPermission" {
+			typ = 2
+		}
+		if m := primaryComm(p, typ); m != nil {
+			return m.PermitMarketing
+		}
+		return nil
+	case "birthdayDay":
+		return n(p.BirthdayDay)
+	case "birthdayMonth":
+		return n(p.BirthdayMonth)
+	case "birthdayYear":
+		return n(p.BirthdayYear)
+	case "birthdayNote":
+		return s(p.BirthdayNote)
+	case "remarks":
+		return s(p.Rem)
+	case "branchRecNo":
+		return n(p.BranchID)
+	case "branchRecName":
+		return lookup(w.branches, p.BranchID)
+	case "advisorProfileRecNo":
+		return n(p.AdvisorID)
+	case "advisorProfileName":
+		return lookup(w.profiles, p.AdvisorID)
+	case "activeStatus":
+		return p.ActiveStatus
+	case "associatedProfileNames":
+		ids := slices.Clone(p.Profiles)
+		slices.SortFunc(ids, func(x, y int64) int {
+			return cmp.Or(strings.Compare(wayfarer.FoldASCII(w.profiles[x]), wayfarer.FoldASCII(w.profiles[y])), cmp.Compare(x, y))
+		})
+		var names []string
+		for _, id := range ids {
+			names = append(names, w.profiles[id])
+		}
+		if len(names) == 0 {
+			return nil
+		}
+		return strings.Join(names, "; ")
+	}
+	if strings.HasPrefix(col, "card") || col == "nameOnCard" {
+		if k == nil {
+			return nil
+		}
+		switch col {
+		case "cardType":
+			return k.Type
+		case "cardSubType":
+			return n(k.SubType)
+		case "cardNumber":
+			return k.Number
+		case "cardExpDate":
+			return s(k.Expiration)
+		case "cardDescription":
+			return s(k.Description)
+		case "cardRecNo":
+			return k.RecNo
+		case "nameOnCard":
+			return s(k.NameOnCard)
+		}
+	}
+	if a == nil {
+		return nil
+	}
+	switch col {
+	case "actionRecNo":
+		return a.RecNo
+	case "actionItemTriggerIndex":
+		return n(a.TriggerIndex)
+	case "actionItemDate":
+		return s(a.Date)
+	case "actionItemTriggerFixedDate":
+		return s(a.TriggerFixedDate)
+	case "actionItemDescription":
+		return s(a.Description)
+	case "actionItemCompleted":
+		if a.Completed == nil {
+			return nil
+		}
+		return a.Completed.UTC().Truncate(time.Microsecond)
+	case "actionItemAssignedToAppUserRecNo":
+		return n(a.AppUserID)
+	case "actionItemAssignedToAppUserId":
+		return lookup(w.users, a.AppUserID)
+	}
+	panic("model: unknown column " + col)
+}
+
+// children returns the rows of a shown child group (nil entries stand for
+// "none": the LEFT JOIN's row of nulls).
+func shown[T any](show bool, all []T, pass func(T) bool) []*T {
+	if !show {
+		return []*T{nil}
+	}
+	var out []*T
+	for i := range all {
+		if pass == nil || pass(all[i]) {
+			out = append(out, &all[i])
+		}
+	}
+	if len(out) == 0 {
+		return []*T{nil}
+	}
+	return out
+}
+
+func cmpNullStr(a, b *string) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	return strings.Compare(*a, *b)
+}
+
+func cmpNullInt(a, b *int64) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	return cmp.Compare(*a, *b)
+}
+
+// cmpValue orders values as SQLite does: NULL first, then numbers, then
+// text (timestamps and dates are stored as text, booleans as numbers).
+func cmpValue(a, b any) int {
+	rank := func(v any) int {
+		switch v.(type) {
+		case nil:
+			return 0
+		case int64, bool:
+			return 1
+		}
+		return 2
+	}
+	if r := cmp.Compare(rank(a), rank(b)); r != 0 {
+		return r
+	}
+	num := func(v any) int64 {
+		switch x := v.(type) {
+		case int64:
+			return x
+		case bool:
+			if x {
+				return 1
+			}
+		}
+		return 0
+	}
+	text := func(v any) string {
+		switch x := v.(type) {
+		case string:
+			return x
+		case time.Time:
+			return x.Format("2006-01-02 15:04:05.999999999-07:00")
+		}
+		return ""
+	}
+	switch rank(a) {
+	case 1:
+		return cmp.Compare(num(a), num(b))
+	case 2:
+		return strings.Compare(text(a), text(b))
+	}
+	return 0
+}
+
+func (w *world) search(sc wayfarer.Scope, c *wayfarer.SearchCriteria) *wayfarer.SearchResult {
+	var rows []modelRow
+	for i := range w.persons[sc.AgencyID] {
+		p := &w.persons[sc.AgencyID][i]
+		if !w.personPasses(sc, c, p) {
+			continue
+		}
+		var cardFilter func(demo.BulkCard) bool
+		if c.FiltersCards() {
+			cardFilter = func(k demo.BulkCard) bool { return cardPass(c, k) }
+		}
+		var actionFilter func(demo.BulkActionItem) bool
+		if c.FiltersActionItems() {
+			actionFilter = func(a demo.BulkActionItem) bool { return actionPass(c, a) }
+		}
+		cards := shown(c.ShowsGroup(wayfarer.GroupCard), p.Cards, cardFilter)
+		tags := shown(c.ShowsGroup(wayfarer.GroupTag), p.Tags, nil)
+		actions := shown(c.ShowsGroup(wayfarer.GroupActionItem), p.ActionItems, actionFilter)
+		for _, k := range cards {
+			for _, t := range tags {
+				for _, a := range actions {
+					r := modelRow{keys: []*string{foldPtr(p.LastName), foldPtr(p.FirstName)}, ids: []*int64{&p.RecNo}}
+					if c.ShowsGroup(wayfarer.GroupCard) {
+						r.ids = append(r.ids, ptrField(k, func(x *demo.BulkCard) int64 { return x.RecNo }))
+					}
+					if c.ShowsGroup(wayfarer.GroupTag) {
+						r.ids = append(r.ids, ptrField(t, func(x *demo.BulkTag) int64 { return x.RecNo }))
+					}
+					if c.ShowsGroup(wayfarer.GroupActionItem) {
+						r.ids = append(r.ids, ptrField(a, func(x *demo.BulkActionItem) int64 { return x.RecNo }))
+					}
+					for _, col := range c.Columns {
+						r.vals = append(r.vals, w.rowValue(col.Name, c, p, k, t, a))
+					}
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	cmpRow := func(x, y modelRow) int {
+		for i := range x.keys {
+			if r := cmpNullStr(x.keys[i], y.keys[i]); r != 0 {
+				return r
+			}
+		}
+		for i := range x.ids {
+			if r := cmpNullInt(x.ids[i], y.ids[i]); r != 0 {
+				return r
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, cmpRow)
+	if c.Distinct {
+		// Group equal rows; a group's keys are the minimum (nulls ignored)
+		// of its members' keys, each on its own, as SQL's MIN does.
+		var groups []modelRow
+		index := map[string]int{}
+		for _, r := range rows {
+			key := fmt.Sprintf("%#v", r.vals)
+			gi, ok := index[key]
+			if !ok {
+				index[key] = len(groups)
+				groups = append(groups, modelRow{keys: slices.Clone(r.keys), ids: slices.Clone(r.ids), vals: r.vals})
+				continue
+			}
+			g := &groups[gi]
+			for i := range r.keys {
+				if r.keys[i] != nil && (g.keys[i] == nil || *r.keys[i] < *g.keys[i]) {
+					g.keys[i] = r.keys[i]
+				}
+			}
+			for i := range r.ids {
+				if r.ids[i] != nil && (g.ids[i] == nil || *r.ids[i] < *g.ids[i]) {
+					g.ids[i] = r.ids[i]
+				}
+			}
+		}
+		slices.SortStableFunc(groups, func(x, y modelRow) int {
+			if r := cmpRow(x, y); r != 0 {
+				return r
+			}
+			for i := range x.vals {
+				if r := cmpValue(x.vals[i], y.vals[i]); r != 0 {
+					return r
+				}
+			}
+			return 0
+		})
+		rows = groups
+	}
+	total := int64(len(rows))
+	if c.TopRows > 0 && total > c.TopRows {
+		rows, total = rows[:c.TopRows], c.TopRows
+	}
+	if c.StartingRow >= int64(len(rows)) {
+		rows = nil
+	} else {
+		rows = rows[c.StartingRow:]
+	}
+	if c.RowCount > 0 && int64(len(rows)) > c.RowCount {
+		rows = rows[:c.RowCount]
+	}
+	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
+	for _, r := range rows {
+		for i, col := range c.Columns {
+			if col.Name == "summaryCount" {
+				r.vals[i] = total
+				res.Total = total
+			}
+		}
+		res.Rows = append(res.Rows, r.vals)
+	}
+	return res
+}
+
+func ptrField[T any](p *T, f func(*T) int64) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := f(p)
+	return &v
+}
+
+func resultJSON(t testing.TB, r *wayfarer.SearchResult) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Random data.
+
+var (
+	lastNames   = []string{"Abler", "abler", "Able", "ABLEMAN", "Baker", "Bäcker", "O'Neil", "Smith", "smith", "Zed", "Ab%le", "A_bler", "", "Ab\\l"}
+	firstNames  = []string{"Ken", "Hale", "ken", "Anna", "Zoe", "", "Émile", "Bob"}
+	middleNames = []string{"Nicole", "J", "", "Lee"}
+	commValues  = []string{"ken@example.com", "KEN@Example.org", "+1 555 0100", "555-0199", "hale@test.io", "www.abler.com", "@abler", "100%_sure"}
+	domains     = []string{"US", "uk", "DE", ""}
+	areas       = []string{"555", "20", "", "A1"}
+	tagValues   = []string{"gold", "Silver", "", "gold star", "veg,vegan"}
+)
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.Intn(len(xs))] }
+
+func maybeStr(r *rand.Rand, xs []string) *string {
+	if r.Intn(5) == 0 {
+		return nil
+	}
+	v := pick(r, xs)
+	return &v
+}
+
+func maybeInt(r *rand.Rand, lo, hi int64) *int64 {
+	if r.Intn(5) == 0 {
+		return nil
+	}
+	return i64(lo + r.Int63n(hi-lo+1))
+}
+
+func randomDate(r *rand.Rand) *string {
+	if r.Intn(5) == 0 {
+		return nil
+	}
+	d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.Intn(900)).Format(time.DateOnly)
+	return &d
+}
+
+func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []demo.BulkPerson {
+	branches, profiles, users := w.ids(w.branches, agency), w.ids(w.profiles, agency), w.ids(w.users, agency)
+	tags, elements := w.ids(w.tags, agency), w.ids(w.elements, agency)
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	ps := make([]demo.BulkPerson, n)
+	for i := range ps {
+		p := &ps[i]
+		p.LastName, p.FirstName, p.MiddleName = maybeStr(r, lastNames), maybeStr(r, firstNames), maybeStr(r, middleNames)
+		if r.Intn(2) == 0 {
+			p.UniqueID = i64str(fmt.Sprintf("U-%d", r.Intn(30)))
+		}
+		p.BirthdayMonth, p.BirthdayDay, p.BirthdayYear = maybeInt(r, 1, 12), maybeInt(r, 1, 31), maybeInt(r, 1950, 2010)
+		p.BirthdayNote, p.Rem = maybeStr(r, []string{"note"}), maybeStr(r, []string{"remark", "=1+1"})
+		if r.Intn(4) > 0 {
+			p.BranchID = i64(pick(r, branches))
+		}
+		if r.Intn(4) > 0 {
+			p.AdvisorID = i64(pick(r, profiles[:2]))
+		}
+		p.ActiveStatus = int64(r.Intn(3))
+		p.Created = base.Add(time.Duration(r.Int63n(int64(400 * 24 * time.Hour))))
+		p.Modified = p.Created.Add(time.Duration(r.Int63n(int64(100 * 24 * time.Hour))))
+		for range r.Intn(4) {
+			p.Comms = append(p.Comms, demo.BulkComm{Type: int64(1 + r.Intn(4)), Value: maybeStr(r, commValues),
+				CountryDomain: maybeStr(r, domains), CityArea: maybeStr(r, areas), UserSpecific: maybeStr(r, []string{"x", "Home"}),
+				IsPrimary: r.Intn(2) == 0, PermitMarketing: r.Intn(2) == 0})
+		}
+		for range r.Intn(3) {
+			typ := int64(1 + r.Intn(3))
+			num := pick(r, []string{"VI 41-XXXX-1111", "CA 55-XXXX-4444"})
+			if typ != 1 {
+				num = pick(r, []string{"FF123", "P9876543", "ab-77"})
+			}
+			p.Cards = append(p.Cards, demo.BulkCard{Type: typ, SubType: maybeInt(r, 1, 3), Number: num,
+				Expiration: randomDate(r), Description: maybeStr(r, []string{"work card", "Personal"}),
+				NameOnCard: maybeStr(r, []string{"KEN ABLER", "H ABLER"})})
+		}
+		for range r.Intn(3) {
+			p.Tags = append(p.Tags, demo.BulkTag{TagID: pick(r, tags), Value: maybeStr(r, tagValues)})
+		}
+		for range r.Intn(3) {
+			a := demo.BulkActionItem{Description: maybeStr(r, []string{"call", "send card"}), TriggerIndex: maybeInt(r, 1, 3),
+				TriggerFixedDate: randomDate(r), Date: randomDate(r), AppUserID: nil}
+			if r.Intn(3) > 0 {
+				a.AppUserID = i64(pick(r, users))
+			}
+			if r.Intn(2) == 0 {
+				done := base.Add(time.Duration(r.Int63n(int64(300 * 24 * time.Hour))))
+				a.Completed = &done
+			}
+			p.ActionItems = append(p.ActionItems, a)
+		}
+		for _, pr := range profiles[2:] {
+			if r.Intn(3) == 0 {
+				p.Profiles = append(p.Profiles, pr)
+			}
+		}
+		for _, el := range elements {
+			if r.Intn(3) == 0 {
+				p.Marketing = append(p.Marketing, demo.BulkMarketing{ElementID: el})
+			}
+		}
+	}
+	return ps
+}
+
+func i64str(s string) *string { return &s }

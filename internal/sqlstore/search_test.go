@@ -1,0 +1,282 @@
+package sqlstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfarer/internal/sqlstore"
+	"wayfarer/internal/wayfarer"
+)
+
+// randomCriteria builds a random personSearch body from the data set's
+// vocabulary, so that filters hit and miss.
+func (w *world) randomCriteria(r *rand.Rand) map[string]any {
+	body := map[string]any{}
+	coin := func(n int) bool { return r.Intn(n) == 0 }
+	var cols []string
+	for _, c := range wayfarer.SearchColumns {
+		if coin(6) {
+			cols = append(cols, c.Name)
+		}
+	}
+	r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+	if len(cols) > 0 || coin(2) {
+		body["includeCols"] = cols
+	}
+	fragments := []string{"ab", "Abler", "ABL", "ab%", "a_", "ken", "", "smith", "\\", "example", "555", "@", "%_", "é", "Bäck", "u", "gold"}
+	strParam := func() map[string]any {
+		cond := r.Intn(11)
+		var vals []string
+		for range 1 + r.Intn(2) {
+			v := pick(r, fragments)
+			if cond == 7 || cond == 8 {
+				v = pick(r, []string{"abler,smith", "Zed", "ken, anna", "gold", "U-1,U-2"})
+			}
+			vals = append(vals, v)
+		}
+		if cond == 3 || cond == 4 || cond == 0 {
+			if coin(2) {
+				vals = nil
+			}
+		}
+		return map[string]any{"value": vals, "compareCondition": cond}
+	}
+	numParam := func(pool []int64) map[string]any {
+		cond := r.Intn(5)
+		vals := []int64{pick(r, pool)}
+		if coin(2) {
+			vals = append(vals, pick(r, pool))
+		}
+		m := map[string]any{"value": vals}
+		if cond != 1 || coin(2) {
+			m["compareCondition"] = cond
+		}
+		return m
+	}
+	persons := w.persons[w.agency]
+	var recNos []int64
+	for range 5 {
+		recNos = append(recNos, pick(r, persons).RecNo)
+	}
+	profiles, users := w.ids(w.profiles, w.agency), w.ids(w.users, w.agency)
+	dateParam := func() map[string]any {
+		d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.Intn(900))
+		if coin(2) {
+			return map[string]any{"date": d.Format("01/02/2006")}
+		}
+		return map[string]any{"date": d.Format(time.DateOnly)}
+	}
+	timeParam := func() map[string]any {
+		d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(r.Int63n(int64(500 * 24 * time.Hour))))
+		if coin(2) {
+			return map[string]any{"date": d.Format(time.DateOnly)}
+		}
+		return map[string]any{"dateTime": d.Format(time.RFC3339Nano)}
+	}
+	shorts := func(lo, hi int) []int {
+		var v []int
+		for range 1 + r.Intn(2) {
+			v = append(v, lo+r.Intn(hi-lo+1))
+		}
+		return v
+	}
+	params := map[string]func() any{
+		"lastName":               func() any { return strParam() },
+		"firstName":              func() any { return strParam() },
+		"middleName":             func() any { return strParam() },
+		"commValue":              func() any { return strParam() },
+		"commValueCountryDomain": func() any { return strParam() },
+		"commValueCityArea": func() any {
+			p := strParam()
+			for i, v := range p["value"].([]string) {
+				if len([]rune(v)) > 4 {
+					p["value"].([]string)[i] = v[:2]
+				}
+			}
+			return p
+		},
+		"commValueUserSpecific":            func() any { return strParam() },
+		"recNo":                            func() any { return numParam(recNos) },
+		"profileRecNo":                     func() any { return numParam(profiles[2:]) },
+		"birthdayMonth":                    func() any { return numParam([]int64{1, 6, 12}) },
+		"cardSubType":                      func() any { return numParam([]int64{1, 2, 3}) },
+		"AdvisorProfileRecNo":              func() any { return numParam(profiles[:2]) },
+		"actionItemAssignedToAppUserRecNo": func() any { return numParam(users) },
+		"UniqueId":                         func() any { return fmt.Sprintf("U-%d", r.Intn(30)) },
+		"commType":                         func() any { return shorts(1, 4) },
+		"cardType":                         func() any { return shorts(1, 3) },
+		"activeStatus":                     func() any { return shorts(0, 2) },
+		"birthdayMonthFrom":                func() any { return r.Intn(13) },
+		"birthdayMonthTo":                  func() any { return r.Intn(13) },
+		"birthdayDayFrom":                  func() any { return r.Intn(32) },
+		"birthdayDayTo":                    func() any { return r.Intn(32) },
+		"createDateTimeFrom":               func() any { return timeParam() },
+		"createDateTimeTo":                 func() any { return timeParam() },
+		"modifiedDateTimeFrom":             func() any { return timeParam() },
+		"modifiedDateTimeTo":               func() any { return timeParam() },
+		"cardExpirationDateFrom":           func() any { return dateParam() },
+		"cardExpirationDateTo":             func() any { return dateParam() },
+		"actionItemDateFrom":               func() any { return dateParam() },
+		"actionItemDateTo":                 func() any { return dateParam() },
+		"emailPermitMarketing":             func() any { return coin(2) },
+		"phonePermitMarketing":             func() any { return coin(2) },
+		"actionItemCompleted":              func() any { return coin(2) },
+		"distinct":                         func() any { return coin(2) },
+		"skipLookup":                       func() any { return coin(2) },
+		"startingRow":                      func() any { return r.Intn(20) },
+		"rowCount":                         func() any { return r.Intn(15) },
+		"topRows":                          func() any { return r.Intn(40) },
+		"marketing": func() any {
+			m := map[string]any{"checked": coin(2)}
+			switch r.Intn(3) {
+			case 0:
+				m["marketingElementRecNo"] = pick(r, w.ids(w.elements, w.agency))
+			case 1:
+				m["marketingElementId"] = pick(r, []string{"noemm", "PROMO", "nothing"})
+			default:
+				m["affiliation"] = 0
+				m["marketingElementId"] = "NOEMM"
+			}
+			return []any{m}
+		},
+		"tags": func() any {
+			m := map[string]any{}
+			if coin(2) {
+				m["checked"] = coin(2)
+			}
+			switch r.Intn(3) {
+			case 0:
+				m["tagRecNo"] = pick(r, w.ids(w.tags, w.agency))
+			case 1:
+				m["tagName"] = pick(r, []string{"vip", "DIET", "none"})
+			}
+			if _, ok := m["tagRecNo"]; !ok || coin(2) {
+				m["value"] = strParam()
+			}
+			if len(m) == 0 || (m["tagRecNo"] == nil && m["tagName"] == nil && m["value"].(map[string]any)["compareCondition"] == 0) {
+				m["tagName"] = "VIP"
+			}
+			return []any{m}
+		},
+	}
+	for name, gen := range params {
+		if coin(7) {
+			body[name] = gen()
+		}
+	}
+	return body
+}
+
+func (w *world) randomScope(r *rand.Rand) wayfarer.Scope {
+	sc := wayfarer.Scope{AgencyID: w.agency}
+	if r.Intn(3) == 0 {
+		sc.OnlySelf = true
+		ps := w.ids(w.profiles, w.agency)
+		if r.Intn(4) > 0 {
+			sc.AdvisorIDs = []int64{pick(r, ps[:2])}
+		}
+	}
+	if r.Intn(3) == 0 {
+		sc.OnlyBranch = true
+		if r.Intn(4) > 0 {
+			sc.BranchID = i64(pick(r, w.ids(w.branches, w.agency)))
+		}
+	}
+	return sc
+}
+
+func TestSearchMatchesModel(t *testing.T) {
+	db := openSearchDB(t)
+	w := newWorld(t, db)
+	r := rand.New(rand.NewSource(1))
+	w.insert(t, db, w.agency, w.randomPersons(r, w.agency, 300))
+	var other int64
+	for a := range map[int64]bool{w.agency + 1: true} {
+		other = a
+	}
+	w.insert(t, db, other, w.randomPersons(r, other, 100))
+	ctx := context.Background()
+	iterations := 1500
+	if testing.Short() {
+		iterations = 200
+	}
+	nonEmpty := 0
+	for i := range iterations {
+		body := w.randomCriteria(r)
+		raw, _ := json.Marshal(body)
+		c, err := wayfarer.DecodeSearchCriteria(raw)
+		if err != nil {
+			t.Fatalf("case %d: decode %s: %v", i, raw, err)
+		}
+		sc := w.randomScope(r)
+		got, err := db.SearchPersons(ctx, sc, c)
+		if err != nil {
+			t.Fatalf("case %d: %s: %v", i, raw, err)
+		}
+		want := w.search(sc, c)
+		g, wnt := resultJSON(t, got), resultJSON(t, want)
+		if g != wnt {
+			t.Fatalf("case %d: scope %+v body %s\n got %s\nwant %s", i, sc, raw, g, wnt)
+		}
+		if len(got.Rows) > 0 {
+			nonEmpty++
+		}
+	}
+	// The generator must hit as well as miss.
+	if nonEmpty < iterations/5 {
+		t.Errorf("only %d of %d searches found rows", nonEmpty, iterations)
+	}
+	t.Logf("%d of %d searches found rows", nonEmpty, iterations)
+}
+
+func TestSearchNeverLeavesAgency(t *testing.T) {
+	db := openSearchDB(t)
+	w := newWorld(t, db)
+	r := rand.New(rand.NewSource(2))
+	w.insert(t, db, w.agency, w.randomPersons(r, w.agency, 50))
+	w.insert(t, db, w.agency+1, w.randomPersons(r, w.agency+1, 50))
+	mine := map[int64]bool{}
+	for _, p := range w.persons[w.agency] {
+		mine[p.RecNo] = true
+	}
+	c, _ := wayfarer.DecodeSearchCriteria([]byte(`{"includeCols":["recNo"]}`))
+	res, err := db.SearchPersons(context.Background(), wayfarer.Scope{AgencyID: w.agency}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 50 {
+		t.Errorf("%d rows, want 50", len(res.Rows))
+	}
+	for _, row := range res.Rows {
+		if !mine[row[0].(int64)] {
+			t.Errorf("row of another agency: %v", row)
+		}
+	}
+}
+
+func TestSearchSQLHasNoInput(t *testing.T) {
+	// Every value reaches SQL as an argument: a hostile value never shows
+	// up in the statement's text.
+	db := openSearchDB(t)
+	w := newWorld(t, db)
+	evil := `x'); DROP TABLE person; --`
+	body := fmt.Sprintf(`{"lastName":{"value":[%[1]q],"compareCondition":5},"firstName":{"value":[%[1]q],"compareCondition":6},
+		"commValue":{"value":[%[1]q],"compareCondition":7},"UniqueId":%[1]q,"tags":[{"tagName":%[1]q}],
+		"marketing":[{"marketingElementId":%[1]q}],"includeCols":["recNo","summaryCount"]}`, evil)
+	c, err := wayfarer.DecodeSearchCriteria([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, args := sqlstore.BuildSearchForTest(db, wayfarer.Scope{AgencyID: w.agency}, c)
+	if strings.Contains(q, "DROP") || len(args) < 6 {
+		t.Errorf("input in SQL text: %s", q)
+	}
+	if _, err := db.SearchPersons(context.Background(), wayfarer.Scope{AgencyID: w.agency}, c); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,61 @@
+// Package storage picks the engine a database URL names.
+package storage
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"wayfarer/internal/postgres"
+	"wayfarer/internal/sqlite"
+	"wayfarer/internal/sqlstore"
+)
+
+// IsPostgres reports whether dsn names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open opens the database dsn names: a postgres:// URL selects PostgreSQL,
+// anything else is the path of a SQLite file. replica, when set, must be a
+// PostgreSQL URL and receives searches that carry readOnlyIntent.
+func Open(dsn, replica string) (*sqlstore.DB, error) {
+	if dsn == "" {
+		return nil, errors.New("no database: set --db or WAYFARER_DB")
+	}
+	var db *sqlstore.DB
+	var err error
+	if IsPostgres(dsn) {
+		db, err = postgres.Open(dsn)
+	} else {
+		db, err = sqlite.Open(strings.TrimPrefix(dsn, "sqlite://"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if replica != "" {
+		if !IsPostgres(replica) {
+			db.Close()
+			return nil, errors.New("--db-replica must be a postgres:// URL")
+		}
+		r, err := postgres.OpenHandle(replica)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		db.SetReplica(r)
+	}
+	return db, nil
+}
+
+// Redact hides a password in a database URL for printing.
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://(unparseable URL)"
+	}
+	return u.Redacted()
+}

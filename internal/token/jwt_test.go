@@ -1,0 +1,67 @@
+package token
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"wayfarer/internal/wayfarer"
+)
+
+func code(t *testing.T, err error) int {
+	t.Helper()
+	e := wayfarer.AsError(err)
+	if e == nil {
+		t.Fatalf("want a *wayfarer.Error, got %v", err)
+	}
+	return e.Code
+}
+
+func TestSignVerifyAndFailures(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	clock := now
+	key := []byte("0123456789abcdef0123456789abcdef")
+	c := NewCodec(key, func() time.Time { return clock })
+	tc := wayfarer.TokenClaims{TokenID: 7, AgencyID: 3, UserID: 9, UserName: "agent", Alias: "DEMO",
+		AppName: "Wayfarer", ClientIP: "127.0.0.1", IssuedAt: now, ExpiresAt: now.Add(30 * time.Minute)}
+	s, err := c.Sign(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Verify(s)
+	if err != nil || got.TokenID != 7 || got.AgencyID != 3 || got.UserName != "agent" {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	payload, _ := base64.RawURLEncoding.DecodeString(strings.Split(s, ".")[1])
+	for _, claim := range []string{`"expireDate":"2026-11-21T10:30:00Z"`, `"expireInterval":30`, `"agencyRecNo":3`, `"appUserRecNo":9`, `"tokenRecNo":7`, `"alias":"DEMO"`, `"appName":"Wayfarer"`, `"clientIPAddress":"127.0.0.1"`} {
+		if !strings.Contains(string(payload), claim) {
+			t.Errorf("payload %s lacks %s", payload, claim)
+		}
+	}
+
+	other := NewCodec([]byte("another key another key another k"), func() time.Time { return clock })
+	if code(t, errOf(other.Verify(s))) != wayfarer.CodeTokenSignatureMismatch {
+		t.Error("a foreign signature must be 303")
+	}
+	if code(t, errOf(c.Verify("not.a.token"))) != wayfarer.CodeTokenInvalid {
+		t.Error("garbage must be 300")
+	}
+	parts := strings.Split(s, ".")
+	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + parts[1] + "."
+	if code(t, errOf(c.Verify(none))) != wayfarer.CodeTokenInvalid {
+		t.Error("alg none must be refused")
+	}
+	hs512, _ := jwt.NewWithClaims(jwt.SigningMethodHS512, jwt.MapClaims{"tokenRecNo": 7, "agencyRecNo": 3, "exp": now.Add(time.Hour).Unix()}).SignedString(key)
+	if code(t, errOf(c.Verify(hs512))) != wayfarer.CodeTokenInvalid {
+		t.Error("HS512 must be refused")
+	}
+	clock = now.Add(31 * time.Minute)
+	if code(t, errOf(c.Verify(s))) != wayfarer.CodeTokenExpired {
+		t.Error("an expired token must be 301")
+	}
+}
+
+func errOf(_ *wayfarer.TokenClaims, err error) error { return err }

@@ -1,0 +1,140 @@
+package wayfarer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Profile types: advisors serve persons; client profiles group them.
+const (
+	ProfileAdvisor = 1
+	ProfileClient  = 2
+)
+
+// NewUser is what creating an app user takes.
+type NewUser struct {
+	AgencyID            int64
+	UserName            string
+	Type                UserType
+	BranchID            *int64
+	Person              Permission
+	Enabled             bool
+	NonExpiringPassword bool
+	PasswordHash        string
+	PasswordSetAt       time.Time
+}
+
+// AdminStore is what the admin commands and the demo data change.
+type AdminStore interface {
+	CreateAgency(ctx context.Context, a Agency) (int64, error)
+	SetAgencyStatus(ctx context.Context, agencyID int64, s AgencyStatus) error
+	ListAgencies(ctx context.Context) ([]Agency, error)
+	CreateBranch(ctx context.Context, agencyID int64, name string) (int64, error)
+	BranchByName(ctx context.Context, agencyID int64, name string) (int64, error)
+	CreateProfile(ctx context.Context, agencyID int64, typ int, name string, branchID *int64) (int64, error)
+	ProfileByName(ctx context.Context, agencyID int64, typ int, name string) (int64, error)
+	CreateUser(ctx context.Context, u NewUser) (int64, error)
+	ListUsers(ctx context.Context, agencyID int64) ([]User, error)
+	SetUserPassword(ctx context.Context, agencyID, userID int64, hash string, at time.Time) error
+	SetUserPermissions(ctx context.Context, agencyID, userID int64, p Permission) error
+	SetUserEnabled(ctx context.Context, agencyID, userID int64, enabled bool) error
+	UnlockUser(ctx context.Context, agencyID, userID int64) error
+	LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error
+}
+
+// AdminService applies the rules of agency and user administration.
+type AdminService struct {
+	Store  AdminStore
+	Auth   AuthStore
+	Hasher PasswordHasher
+	Clock  Clock
+}
+
+var aliasPattern = regexp.MustCompile(`^[A-Z0-9_-]{1,32}$`)
+
+// CreateAgency creates an agency with a valid, unused alias.
+func (s *AdminService) CreateAgency(ctx context.Context, alias, name string, status AgencyStatus, maxPasswordAgeDays int) (int64, error) {
+	alias = NormalizeAlias(alias)
+	if !aliasPattern.MatchString(alias) {
+		return 0, fmt.Errorf("alias %q: use 1 to 32 letters, digits, '-' or '_'", alias)
+	}
+	if _, err := s.Auth.AgencyByAlias(ctx, alias); err == nil {
+		return 0, fmt.Errorf("agency %s already exists", alias)
+	}
+	if strings.TrimSpace(name) == "" {
+		name = alias
+	}
+	if maxPasswordAgeDays < 0 {
+		return 0, errors.New("max password age must not be negative")
+	}
+	return s.Store.CreateAgency(ctx, Agency{Alias: alias, Name: name, Status: status, MaxPasswordAgeDays: maxPasswordAgeDays})
+}
+
+// Agency finds an agency by alias with a readable error.
+func (s *AdminService) Agency(ctx context.Context, alias string) (*Agency, error) {
+	a, err := s.Auth.AgencyByAlias(ctx, alias)
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("no agency with alias %q", alias)
+	}
+	return a, err
+}
+
+// User finds a user of an agency by name with a readable error.
+func (s *AdminService) User(ctx context.Context, agencyID int64, name string) (*User, error) {
+	u, err := s.Auth.UserByName(ctx, agencyID, name)
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("no user %q in this agency", name)
+	}
+	return u, err
+}
+
+// CheckPassword is the minimum a new password must meet.
+func CheckPassword(pw string) error {
+	if len(pw) < 8 {
+		return errors.New("password must be at least 8 characters")
+	}
+	if len(pw) > 256 {
+		return errors.New("password must be at most 256 characters")
+	}
+	return nil
+}
+
+// CreateUser creates a user; password may be empty (set later) and then no
+// login succeeds until it is set.
+func (s *AdminService) CreateUser(ctx context.Context, u NewUser, password string) (int64, error) {
+	u.UserName = strings.TrimSpace(u.UserName)
+	if u.UserName == "" || len(u.UserName) > 64 {
+		return 0, errors.New("user name must be 1 to 64 characters")
+	}
+	if _, err := s.Auth.UserByName(ctx, u.AgencyID, u.UserName); err == nil {
+		return 0, fmt.Errorf("user %q already exists in this agency", u.UserName)
+	}
+	if password != "" {
+		if err := CheckPassword(password); err != nil {
+			return 0, err
+		}
+		h, err := s.Hasher.Hash(password)
+		if err != nil {
+			return 0, err
+		}
+		u.PasswordHash = h
+	}
+	u.PasswordSetAt = s.Clock.Now()
+	return s.Store.CreateUser(ctx, u)
+}
+
+// SetPassword replaces a user's password and restarts its age.
+func (s *AdminService) SetPassword(ctx context.Context, agencyID, userID int64, password string) error {
+	if err := CheckPassword(password); err != nil {
+		return err
+	}
+	h, err := s.Hasher.Hash(password)
+	if err != nil {
+		return err
+	}
+	return s.Store.SetUserPassword(ctx, agencyID, userID, h, s.Clock.Now())
+}

@@ -1,0 +1,309 @@
+package wayfarer
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+)
+
+// CardBrand is a payment card brand as shown in masked numbers. Codes are the
+// reference's two-letter ones:
+//
+//	VI Visa              4
+//	CA Mastercard        51–55, 2221–2720
+//	AX American Express  34, 37
+//	DS Discover          6011, 644–649, 65
+//	DC Diners Club       300–305, 36, 38, 39
+//	JC JCB               3528–3589
+//	UP UnionPay          62
+//	MA Maestro           50, 56–58, 6304, 6759, 6761–6763
+//	XX unknown           anything else
+//
+// Unknown is not an error: issuers add ranges faster than we update this
+// table, and a Luhn-valid number is still a card number to protect.
+type CardBrand struct {
+	Code string
+	Name string
+}
+
+var (
+	BrandVisa       = CardBrand{"VI", "Visa"}
+	BrandMastercard = CardBrand{"CA", "Mastercard"}
+	BrandAmex       = CardBrand{"AX", "American Express"}
+	BrandDiscover   = CardBrand{"DS", "Discover"}
+	BrandDiners     = CardBrand{"DC", "Diners Club"}
+	BrandJCB        = CardBrand{"JC", "JCB"}
+	BrandUnionPay   = CardBrand{"UP", "UnionPay"}
+	BrandMaestro    = CardBrand{"MA", "Maestro"}
+	BrandUnknown    = CardBrand{"XX", "Unknown"}
+)
+
+// Validation errors. Messages never contain the number itself.
+var (
+	ErrCardNumberEmpty     = errors.New("card number is empty")
+	ErrCardNumberNotDigits = errors.New("card number must contain only digits, spaces and dashes")
+	ErrCardNumberLength    = errors.New("card number must be 12 to 19 digits")
+	ErrCardNumberLuhn      = errors.New("card number fails the Luhn check")
+)
+
+// iinRanges are inclusive prefix ranges of the given width; longer prefixes
+// come first so a more specific range wins should two ever overlap.
+var iinRanges = []struct {
+	width  int
+	lo, hi int
+	brand  CardBrand
+}{
+	{4, 2221, 2720, BrandMastercard},
+	{4, 6011, 6011, BrandDiscover},
+	{4, 3528, 3589, BrandJCB},
+	{4, 6304, 6304, BrandMaestro},
+	{4, 6759, 6759, BrandMaestro},
+	{4, 6761, 6763, BrandMaestro},
+	{3, 644, 649, BrandDiscover},
+	{3, 300, 305, BrandDiners},
+	{2, 51, 55, BrandMastercard},
+	{2, 34, 34, BrandAmex},
+	{2, 37, 37, BrandAmex},
+	{2, 65, 65, BrandDiscover},
+	{2, 36, 36, BrandDiners},
+	{2, 38, 39, BrandDiners},
+	{2, 62, 62, BrandUnionPay},
+	{2, 50, 50, BrandMaestro},
+	{2, 56, 58, BrandMaestro},
+	{1, 4, 4, BrandVisa},
+}
+
+// NormalizeCardNumber removes spaces and dashes, the separators people type
+// into card numbers.
+func NormalizeCardNumber(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// DetectCardBrand returns the brand for a digit string by its IIN prefix, or
+// BrandUnknown.
+func DetectCardBrand(digits string) CardBrand {
+	for _, r := range iinRanges {
+		if len(digits) < r.width {
+			continue
+		}
+		p, ok := atoiDigits(digits[:r.width])
+		if ok && p >= r.lo && p <= r.hi {
+			return r.brand
+		}
+	}
+	return BrandUnknown
+}
+
+// ValidateCreditCardNumber normalizes s and checks it is a plausible
+// credit/debit card number. It returns the bare digits and the brand.
+func ValidateCreditCardNumber(s string) (digits string, brand CardBrand, err error) {
+	d := NormalizeCardNumber(s)
+	if d == "" {
+		return "", CardBrand{}, ErrCardNumberEmpty
+	}
+	if !allDigits(d) {
+		return "", CardBrand{}, ErrCardNumberNotDigits
+	}
+	if len(d) < 12 || len(d) > 19 {
+		return "", CardBrand{}, ErrCardNumberLength
+	}
+	if !luhnValid(d) {
+		return "", CardBrand{}, ErrCardNumberLuhn
+	}
+	return d, DetectCardBrand(d), nil
+}
+
+// MaskCardNumber returns the reference's masked form, "VI 41-XXXX-1111".
+// Input that is not 12+ digits (after normalizing) is masked completely:
+// showing six digits of a short value would reveal most of it.
+func MaskCardNumber(digits string, brand CardBrand) string {
+	code := brand.Code
+	if code == "" {
+		code = BrandUnknown.Code
+	}
+	d := NormalizeCardNumber(digits)
+	if len(d) < 12 || !allDigits(d) {
+		return code + " XX-XXXX-XXXX"
+	}
+	return code + " " + d[:2] + "-XXXX-" + d[len(d)-4:]
+}
+
+// IsMaskedCardNumber reports whether s is a masked number rather than a real
+// one: either the reference shape ("VI 41-XXXX-1111", X in any case), or a
+// string of digits, spaces and dashes with a run of 4 or more mask characters
+// (X, x or *), optionally after a two-letter brand code and a space. Such a
+// value can never be a real number, so it must not be saved as one.
+func IsMaskedCardNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) >= 3 && isASCIILetter(s[0]) && isASCIILetter(s[1]) && s[2] == ' ' {
+		s = s[3:]
+	}
+	run, best := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == 'X' || c == 'x' || c == '*':
+			run++
+			best = max(best, run)
+		case c >= '0' && c <= '9', c == ' ', c == '-':
+			run = 0
+		default:
+			return false
+		}
+	}
+	// The reference shape "41-XXXX-1111" is covered: it has a run of 4.
+	return best >= 4
+}
+
+// ContainsCardNumber reports whether free text holds something that looks
+// like a card number. The rule:
+//
+//   - A run is a maximal sequence of ASCII digits in which consecutive digits
+//     may be separated by a single space or a single dash. The run's
+//     separators split it into groups: "4111 1111 1111 1111" is one run of 4
+//     groups, "4111111111111111" one run of 1 group. Two separators in a row,
+//     or any other byte, end the run.
+//   - The text contains a card number when, in some run, a contiguous
+//     sequence of whole groups (starting and ending at group boundaries) has
+//     13 to 19 digits in total, passes Luhn, and starts with a known card
+//     brand prefix (DetectCardBrand != BrandUnknown: Visa, Mastercard, Amex,
+//     Discover, Diners, JCB, UnionPay or Maestro).
+//
+// Digits glued to other digits without a separator are one group and are
+// only checked as a whole: "94111111111111111" is a 17-digit number with no
+// brand prefix, so it is not flagged, while "ref 12 4111 1111 1111 1111" is
+// (the groups "4111".."1111" qualify). Requiring whole groups and a brand
+// prefix keeps ticket numbers, phone numbers, dates and long references from
+// being flagged merely because some window of their digits passes Luhn.
+// 12-digit numbers are never flagged: too many ordinary numbers have 12.
+//
+// It runs in O(len(text)) without allocating.
+func ContainsCardNumber(text string) bool {
+	const maxLen = cardScanMax
+	// Each digit is written twice, at p and p+maxLen, so the latest maxLen
+	// digits always sit contiguously in buf[p+1 : p+maxLen+1]. A digit that
+	// begins a group carries groupStart on top of its value.
+	var buf [2 * maxLen]byte
+	n := 0       // digits in the current run
+	sep := false // previous byte was a separator inside a run
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= '0' && c <= '9' {
+			d := c - '0'
+			if n == 0 || sep {
+				d |= groupStart
+			}
+			p := n % maxLen
+			buf[p], buf[p+maxLen] = d, d
+			n++
+			sep = false
+			continue
+		}
+		// A group ends here; check the sequences of groups ending with it.
+		if n >= cardScanMin && !sep && groupsHoldCard(&buf, n) {
+			return true
+		}
+		if (c == ' ' || c == '-') && n > 0 && !sep {
+			sep = true
+			continue
+		}
+		n, sep = 0, false
+	}
+	return n >= cardScanMin && !sep && groupsHoldCard(&buf, n)
+}
+
+const (
+	cardScanMin, cardScanMax = 13, 19
+	groupStart               = 0x10 // flag on a digit in ContainsCardNumber's buffer
+)
+
+// groupsHoldCard checks, for a run of n digits that has just ended a group,
+// every suffix of its latest digits that starts at a group boundary and is
+// cardScanMin..cardScanMax long: Luhn, then brand prefix. The last digit is
+// the check digit, so doubling starts one to its left.
+func groupsHoldCard(buf *[2 * cardScanMax]byte, n int) bool {
+	last := (n-1)%cardScanMax + cardScanMax // index of the latest digit
+	m := min(n, cardScanMax)
+	sum := 0
+	for k := 0; k < m; k++ {
+		j := last - k
+		d := buf[j] &^ groupStart
+		if k%2 == 1 {
+			d = luhnDoubled[d]
+		}
+		sum += int(d)
+		if k+1 >= cardScanMin && buf[j]&groupStart != 0 && sum%10 == 0 {
+			p4 := int(d0(buf[j]))*1000 + int(d0(buf[j+1]))*100 + int(d0(buf[j+2]))*10 + int(d0(buf[j+3]))
+			if knownIIN(p4) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// d0 strips the groupStart flag from a buffered digit.
+func d0(b byte) byte { return b &^ groupStart }
+
+// knownIIN reports whether a number whose first four digits are p4 has a
+// known brand prefix; it agrees with DetectCardBrand for 4+ digit input.
+func knownIIN(p4 int) bool {
+	for _, r := range iinRanges {
+		p := p4
+		for w := r.width; w < 4; w++ {
+			p /= 10
+		}
+		if p >= r.lo && p <= r.hi {
+			return true
+		}
+	}
+	return false
+}
+
+var luhnDoubled = [10]byte{0, 2, 4, 6, 8, 1, 3, 5, 7, 9}
+
+func luhnValid(digits string) bool {
+	sum := 0
+	double := false
+	for i := len(digits) - 1; i >= 0; i-- {
+		d := int(digits[i] - '0')
+		if double {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		double = !double
+	}
+	return sum%10 == 0
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoiDigits(s string) (int, bool) {
+	v := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v, true
+}
+
+func isASCIILetter(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}

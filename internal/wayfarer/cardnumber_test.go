@@ -1,0 +1,403 @@
+package wayfarer
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestNormalizeCardNumber(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"4111 1111 1111 1111", "4111111111111111"},
+		{"4111-1111-1111-1111", "4111111111111111"},
+		{" 4111 - 1111\t1111 1111 ", "4111111111111111"},
+		{"", ""},
+		{"41a1", "41a1"},
+	}
+	for _, tt := range tests {
+		if got := NormalizeCardNumber(tt.in); got != tt.want {
+			t.Errorf("NormalizeCardNumber(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestValidateCreditCardNumberBrands(t *testing.T) {
+	tests := []struct {
+		in    string
+		brand CardBrand
+	}{
+		{"4111111111111111", BrandVisa},
+		{"4012888888881881", BrandVisa},
+		{"4111 1111 1111 1111", BrandVisa},
+		{"5555555555554444", BrandMastercard},
+		{"5555-5555-5555-4444", BrandMastercard},
+		{"2223003122003222", BrandMastercard},
+		{"378282246310005", BrandAmex},
+		{"6011111111111117", BrandDiscover},
+		{"30569309025904", BrandDiners},
+		{"3530111333300000", BrandJCB},
+		{"6200000000000005", BrandUnionPay},
+		{"6759649826438453", BrandMaestro},
+		{"411111111117", BrandVisa},           // 12 digits, shortest allowed
+		{"4444444444444444442", BrandVisa},    // 19 digits, longest allowed
+		{"9999999999999995", BrandUnknown},    // Luhn-valid, no known range
+		{"1234567812345670", BrandUnknown},    // Luhn-valid, no known range
+		{"7000000000000005", BrandUnknown},    // Luhn-valid, no known range
+		{"2720990000000007", BrandMastercard}, // top of 2-series
+	}
+	for _, tt := range tests {
+		digits, brand, err := ValidateCreditCardNumber(tt.in)
+		if err != nil {
+			t.Errorf("ValidateCreditCardNumber(%q): %v", tt.in, err)
+			continue
+		}
+		if want := NormalizeCardNumber(tt.in); digits != want {
+			t.Errorf("ValidateCreditCardNumber(%q) digits = %q, want %q", tt.in, digits, want)
+		}
+		if brand != tt.brand {
+			t.Errorf("ValidateCreditCardNumber(%q) brand = %v, want %v", tt.in, brand, tt.brand)
+		}
+	}
+}
+
+func TestDetectCardBrandRanges(t *testing.T) {
+	tests := []struct {
+		prefix string
+		want   CardBrand
+	}{
+		{"4", BrandVisa},
+		{"51", BrandMastercard}, {"55", BrandMastercard},
+		{"2221", BrandMastercard}, {"2720", BrandMastercard},
+		{"2220", BrandUnknown}, {"2721", BrandUnknown},
+		{"34", BrandAmex}, {"37", BrandAmex}, {"35", BrandUnknown},
+		{"6011", BrandDiscover}, {"644", BrandDiscover}, {"649", BrandDiscover}, {"65", BrandDiscover},
+		{"6012", BrandUnknown}, {"643", BrandUnknown},
+		{"300", BrandDiners}, {"305", BrandDiners}, {"306", BrandUnknown},
+		{"36", BrandDiners}, {"38", BrandDiners}, {"39", BrandDiners},
+		{"3528", BrandJCB}, {"3589", BrandJCB}, {"3527", BrandUnknown}, {"3590", BrandUnknown},
+		{"62", BrandUnionPay},
+		{"50", BrandMaestro}, {"56", BrandMaestro}, {"58", BrandMaestro},
+		{"6304", BrandMaestro}, {"6759", BrandMaestro}, {"6761", BrandMaestro}, {"6763", BrandMaestro},
+		{"6760", BrandUnknown}, {"6764", BrandUnknown}, {"59", BrandUnknown},
+		{"1", BrandUnknown}, {"", BrandUnknown},
+	}
+	for _, tt := range tests {
+		// Pad to a full-length number; detection only looks at the prefix.
+		n := tt.prefix + strings.Repeat("0", 16-len(tt.prefix))
+		if got := DetectCardBrand(n); got != tt.want {
+			t.Errorf("DetectCardBrand(%s...) = %v, want %v", tt.prefix, got, tt.want)
+		}
+	}
+}
+
+func TestValidateCreditCardNumberErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		want error
+	}{
+		{"", ErrCardNumberEmpty},
+		{" - ", ErrCardNumberEmpty},
+		{"4111111111111112", ErrCardNumberLuhn},
+		{"5555555555554445", ErrCardNumberLuhn},
+		{"378282246310006", ErrCardNumberLuhn},
+		{"44444444440", ErrCardNumberLength},          // 11 digits, Luhn-valid
+		{"44444444444444444444", ErrCardNumberLength}, // 20 digits, Luhn-valid
+		{"4111 1111 1111 111a", ErrCardNumberNotDigits},
+		{"VI 41-XXXX-1111", ErrCardNumberNotDigits},
+		{"4111.1111.1111.1111", ErrCardNumberNotDigits},
+		{"４１１１１１１１１１１１１１１１", ErrCardNumberNotDigits}, // full-width digits
+	}
+	for _, tt := range tests {
+		digits, _, err := ValidateCreditCardNumber(tt.in)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("ValidateCreditCardNumber(%q) err = %v, want %v", tt.in, err, tt.want)
+		}
+		if digits != "" {
+			t.Errorf("ValidateCreditCardNumber(%q) digits = %q on error", tt.in, digits)
+		}
+		if err != nil && strings.ContainsAny(err.Error(), "0123456789") && err != ErrCardNumberLength {
+			t.Errorf("error message %q contains digits", err)
+		}
+		if d := NormalizeCardNumber(tt.in); err != nil && d != "" && strings.Contains(err.Error(), d) {
+			t.Errorf("error message %q echoes the number", err)
+		}
+	}
+}
+
+func TestMaskCardNumber(t *testing.T) {
+	tests := []struct {
+		digits string
+		brand  CardBrand
+		want   string
+	}{
+		{"4111111111111111", BrandVisa, "VI 41-XXXX-1111"},
+		{"5555555555554444", BrandMastercard, "CA 55-XXXX-4444"},
+		{"378282246310005", BrandAmex, "AX 37-XXXX-0005"},
+		{"30569309025904", BrandDiners, "DC 30-XXXX-5904"},
+		{"9999999999999995", BrandUnknown, "XX 99-XXXX-9995"},
+		{"4111111111111111", CardBrand{}, "XX 41-XXXX-1111"},
+		{"4111 1111 1111 1111", BrandVisa, "VI 41-XXXX-1111"},
+		{"41111", BrandVisa, "VI XX-XXXX-XXXX"},
+		{"", BrandVisa, "VI XX-XXXX-XXXX"},
+		{"41111111111a1111", BrandVisa, "VI XX-XXXX-XXXX"},
+	}
+	for _, tt := range tests {
+		got := MaskCardNumber(tt.digits, tt.brand)
+		if got != tt.want {
+			t.Errorf("MaskCardNumber(%q, %v) = %q, want %q", tt.digits, tt.brand.Code, got, tt.want)
+		}
+		if !IsMaskedCardNumber(got) {
+			t.Errorf("IsMaskedCardNumber(%q) = false for MaskCardNumber output", got)
+		}
+	}
+}
+
+func TestMaskValidatedNumbersRoundTrip(t *testing.T) {
+	for _, n := range []string{"4111111111111111", "2223003122003222", "6759649826438453", "6200000000000005"} {
+		d, b, err := ValidateCreditCardNumber(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := MaskCardNumber(d, b)
+		if !IsMaskedCardNumber(m) || ContainsCardNumber(m) {
+			t.Errorf("mask %q: masked=%v contains=%v", m, IsMaskedCardNumber(m), ContainsCardNumber(m))
+		}
+		if _, _, err := ValidateCreditCardNumber(m); err == nil {
+			t.Errorf("masked %q validates as a card number", m)
+		}
+	}
+}
+
+func TestIsMaskedCardNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"VI 41-XXXX-1111", true},
+		{"vi 41-xxxx-1111", true},
+		{"CA 55-XxXx-4444", true},
+		{"XX 99-XXXX-9995", true},
+		{" VI 41-XXXX-1111 ", true},
+		{"4111 XXXX XXXX 1111", true},
+		{"4111-xxxx-xxxx-1111", true},
+		{"************1111", true},
+		{"4111********1111", true},
+		{"XXXXXXXXXXXX1111", true},
+		{"4111111111111111", false},
+		{"4111 1111 1111 1111", false},
+		{"VI 41-XXX-1111", false}, // run of 3
+		{"41X1X1X1", false},
+		{"", false},
+		{"Visa XXXX", false}, // words are not a card number shape
+		{"ABXXXX1234", false},
+		{"VI 41-XXXX-1111 and more", false},
+	}
+	for _, tt := range tests {
+		if got := IsMaskedCardNumber(tt.in); got != tt.want {
+			t.Errorf("IsMaskedCardNumber(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestContainsCardNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		// Positives.
+		{"4111111111111111", true},
+		{"4111 1111 1111 1111", true},
+		{"4111-1111-1111-1111", true},
+		{"call 4111 1111 1111 1111 now", true},
+		{"ref 12 4111 1111 1111 1111 end", true}, // groups after "12" qualify
+		{"paid with 378282246310005.", true},     // Amex, 15 digits
+		{"pay with4111111111111111.", true},
+		{"amex 3782 822463 10005 exp 12/27", true},
+		{"diners 30569309025904", true},             // 14 digits
+		{"4444444444444444442", true},               // 19 digits
+		{"ref 99 4111111111111111", true},           // preceded by another group
+		{"4111111111111111 2026", true},             // followed by another group
+		{"4111111111111111-", true},                 // trailing separator
+		{"x4-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1y", true}, // one-digit groups
+		{"first 1234, card 6011 1111 1111 1117", true},
+		{"5555 5555 5555 4444 99", true},
+		{"6200000000000005", true}, // UnionPay
+		{"6759649826438453", true}, // Maestro
+		{"2223003122003222", true}, // Mastercard 2-series
+		{strings.Repeat("a", 1000) + "5555555555554444", true},
+		// A glued 20-digit run, then a separate group that qualifies.
+		{"12345678901234567890 4111111111111111", true},
+		{"0000 0000 0000 0000 0000 4111 1111 1111 1111", true},
+		// Negatives.
+		{"", false},
+		{"no numbers here", false},
+		{"+1 555 123 4567", false},
+		{"call +44 20 7946 0958 after 6pm", false},
+		{"2026-11-21", false},
+		{"departure 2026-11-21, return 2026-11-28", false},
+		{"2026-11-21 - 2026-11-28", false},
+		{"411111111117", false},     // 12-digit Luhn-valid Visa: below the rule
+		{"4111111111111112", false}, // Luhn failure
+		{"4111111111111113", false},
+		// Luhn-valid 13-digit ticket numbers with no brand prefix.
+		{"0011234567896", false},
+		{"e-ticket 1252345678904", false},
+		{"8001234567899", false},
+		{"9571234567890", false},
+		{"9999999999999995", false}, // Luhn-valid 16 digits, unknown brand
+		// Glued runs are checked only as a whole.
+		{"04111111111111111", false},      // 17 digits, Luhn-valid, prefix 0
+		{"00004111111111111111", false},   // 20 digits, Luhn-valid
+		{"44444444444444444444", false},   // 20 digits, Luhn-valid, Visa prefix
+		{"0004111111111111111000", false}, // 22 digits
+		{"12345678901234567890", false},
+		{"4111 11111111111111", false},    // only the whole 18 digits, which fail Luhn
+		{"4111  1111  1111  1111", false}, // double separators break the run
+		{"4111 - 1111 - 1111 - 1111", false},
+		{"4111.1111.1111.1111", false},
+		{"VI 41-XXXX-1111", false},
+		{"4111 XXXX XXXX 1111", false},
+		{"booking 123456 for 2 adults", false},
+	}
+	for _, tt := range tests {
+		if got := ContainsCardNumber(tt.in); got != tt.want {
+			t.Errorf("ContainsCardNumber(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestContainsCardNumberFixtures guards the test data: the non-brand tickets
+// must really be Luhn-valid, or their negatives would prove nothing.
+func TestContainsCardNumberFixtures(t *testing.T) {
+	for _, n := range []string{"0011234567896", "1252345678904", "8001234567899", "9571234567890",
+		"9999999999999995", "04111111111111111", "00004111111111111111", "44444444444444444444", "411111111117"} {
+		if !luhnValid(n) {
+			t.Errorf("fixture %s is not Luhn-valid", n)
+		}
+	}
+	for _, n := range []string{"0011234567896", "1252345678904", "8001234567899", "9571234567890", "04111111111111111"} {
+		if b := DetectCardBrand(n); b != BrandUnknown {
+			t.Errorf("fixture %s has brand %v, want unknown", n, b)
+		}
+	}
+}
+
+// containsCardNumberNaive is the rule written out plainly, to cross-check the
+// streaming implementation: split text into runs, runs into groups, and try
+// every contiguous sequence of whole groups.
+func containsCardNumberNaive(text string) bool {
+	var runs [][]string
+	var groups []string
+	var cur []byte
+	sep := false
+	endGroup := func() {
+		if len(cur) > 0 {
+			groups = append(groups, string(cur))
+		}
+		cur = nil
+	}
+	flush := func() {
+		endGroup()
+		runs = append(runs, groups)
+		groups, sep = nil, false
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9':
+			cur, sep = append(cur, c), false
+		case (c == ' ' || c == '-') && len(cur) > 0 && !sep:
+			endGroup()
+			sep = true
+		default:
+			flush()
+		}
+	}
+	flush()
+	for _, gs := range runs {
+		for i := range gs {
+			s := ""
+			for j := i; j < len(gs); j++ {
+				s += gs[j]
+				if len(s) >= 13 && len(s) <= 19 && luhnValid(s) && DetectCardBrand(s) != BrandUnknown {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func TestContainsCardNumberMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := "0123456789012345678901234567890123456789  --a."
+	cards := []string{"4111111111111111", "378282246310005", "30569309025904", "5555555555554444",
+		"6011111111111117", "3530111333300000", "6200000000000005", "4444444444444444442"}
+	randomText := func(n int) []byte {
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return b
+	}
+	flagged := 0
+	for i := 0; i < 40000; i++ {
+		b := randomText(rng.IntN(40))
+		if i%2 == 1 {
+			// Embed a real card number, split by random separators and
+			// sometimes with one digit changed, so that positives and
+			// near misses are common rather than rare.
+			card := []byte(cards[rng.IntN(len(cards))])
+			if rng.IntN(3) == 0 {
+				card[rng.IntN(len(card))] = byte('0' + rng.IntN(10))
+			}
+			var mid []byte
+			for j, c := range card {
+				if j > 0 && rng.IntN(4) == 0 {
+					mid = append(mid, " -"[rng.IntN(2)])
+				}
+				mid = append(mid, c)
+			}
+			at := rng.IntN(len(b) + 1)
+			b = append(append(append([]byte{}, b[:at]...), mid...), b[at:]...)
+		}
+		s := string(b)
+		got, want := ContainsCardNumber(s), containsCardNumberNaive(s)
+		if got != want {
+			t.Fatalf("ContainsCardNumber(%q) = %v, naive = %v", s, got, want)
+		}
+		if got {
+			flagged++
+		}
+	}
+	if flagged < 1000 || flagged > 39000 {
+		t.Errorf("only %d of 40000 inputs flagged: the cross-check is lopsided", flagged)
+	}
+}
+
+func BenchmarkContainsCardNumber(b *testing.B) {
+	// Worst case for the scan: one long digit run with no Luhn-valid window
+	// would be ideal, but such runs are rare, so mix text and digit groups.
+	var sb strings.Builder
+	for sb.Len() < 1024 {
+		sb.WriteString("Flight 1234 5678 on 2026-11-21, seat 12A. ")
+	}
+	text := sb.String()[:1024]
+	if ContainsCardNumber(text) {
+		b.Fatal("benchmark text unexpectedly contains a card number")
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		ContainsCardNumber(text)
+	}
+}
+
+func BenchmarkContainsCardNumberDigits(b *testing.B) {
+	// All digits: every position checks the full 13..19 window set.
+	text := strings.Repeat("1", 1024)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		ContainsCardNumber(text)
+	}
+}

@@ -1,0 +1,70 @@
+package wayfarer
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Opt is a field of a record that may be absent from a JSON body, present
+// as null, or present with a value. The old/new diff needs all three:
+// an absent field is left alone, a null one is cleared.
+type Opt[T comparable] struct {
+	Value   T
+	Valid   bool // present and not null
+	Present bool // the key appeared in the JSON
+}
+
+// Some returns a present, non-null Opt.
+func Some[T comparable](v T) Opt[T] { return Opt[T]{Value: v, Valid: true, Present: true} }
+
+// Null returns a present null Opt.
+func Null[T comparable]() Opt[T] { return Opt[T]{Present: true} }
+
+// FromPtr returns a present Opt: null for nil, the value otherwise.
+func FromPtr[T comparable](p *T) Opt[T] {
+	if p == nil {
+		return Null[T]()
+	}
+	return Some(*p)
+}
+
+// Ptr returns a pointer to the value, or nil when absent or null.
+func (o Opt[T]) Ptr() *T {
+	if !o.Valid {
+		return nil
+	}
+	v := o.Value
+	return &v
+}
+
+// IsZero makes `json:",omitzero"` omit an absent field.
+func (o Opt[T]) IsZero() bool { return !o.Present }
+
+// Equal compares presence-insensitively: two nulls are equal, as are two equal values.
+func (o Opt[T]) Equal(p Opt[T]) bool {
+	if o.Valid != p.Valid {
+		return false
+	}
+	return !o.Valid || o.Value == p.Value
+}
+
+func (o Opt[T]) MarshalJSON() ([]byte, error) {
+	if !o.Valid {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.Value)
+}
+
+func (o *Opt[T]) UnmarshalJSON(b []byte) error {
+	o.Present = true
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+		var zero T
+		o.Value, o.Valid = zero, false
+		return nil
+	}
+	if err := json.Unmarshal(b, &o.Value); err != nil {
+		return err
+	}
+	o.Valid = true
+	return nil
+}

@@ -1,0 +1,214 @@
+package wayfarer
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Generic per-field rules over the record structs, driven by struct tags
+// (see person.go): the record has some sixty fields and each rule would
+// otherwise be written out field by field, with the usual drift.
+
+type fieldInfo struct {
+	index  int
+	name   string // wire name
+	max    int    // 0: no size limit
+	ro     bool
+	id     bool
+	number bool
+	input  bool
+	opt    bool // an Opt[T]
+	str    bool // an Opt[string]
+}
+
+// data reports whether the field is record data that a save writes and the
+// diff compares.
+func (f fieldInfo) data() bool { return f.opt && !f.ro && !f.id && !f.input }
+
+var fieldCache sync.Map // reflect.Type -> []fieldInfo
+
+func fieldsOf(t reflect.Type) []fieldInfo {
+	if v, ok := fieldCache.Load(t); ok {
+		return v.([]fieldInfo)
+	}
+	var fs []fieldInfo
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		f := fieldInfo{index: i, name: name}
+		f.max, _ = strconv.Atoi(sf.Tag.Get("max"))
+		for _, w := range strings.Split(sf.Tag.Get("wf"), ",") {
+			switch w {
+			case "ro":
+				f.ro = true
+			case "id":
+				f.id = true
+			case "number":
+				f.number = true
+			case "in":
+				f.input = true
+			}
+		}
+		if sf.Type.Kind() == reflect.Struct && strings.HasPrefix(sf.Type.Name(), "Opt[") {
+			f.opt = true
+			f.str = sf.Type.Field(0).Type.Kind() == reflect.String
+		}
+		fs = append(fs, f)
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+func fieldByName(t reflect.Type, name string) (fieldInfo, bool) {
+	for _, f := range fieldsOf(t) {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return fieldInfo{}, false
+}
+
+// Opt[T] accessors over reflect: Value is field 0, Valid 1, Present 2.
+func optPresent(v reflect.Value) bool { return v.Field(2).Bool() }
+
+func optEqual(a, b reflect.Value) bool {
+	if a.Field(1).Bool() != b.Field(1).Bool() {
+		return false
+	}
+	return !a.Field(1).Bool() || a.Field(0).Interface() == b.Field(0).Interface()
+}
+
+// structValue returns the struct behind a pointer (or the zero struct of
+// the type for nil, so that every field reads as absent).
+func structValue[T any](p *T) reflect.Value {
+	if p == nil {
+		return reflect.New(reflect.TypeFor[T]()).Elem()
+	}
+	return reflect.ValueOf(p).Elem()
+}
+
+// changedFields lists the data fields present on n whose value differs from
+// o (an absent field on o counts as null).
+func changedFields[T any](o, n *T) []string {
+	ov, nv := structValue(o), structValue(n)
+	var out []string
+	for _, f := range fieldsOf(nv.Type()) {
+		if !f.data() {
+			continue
+		}
+		nf := nv.Field(f.index)
+		if optPresent(nf) && !optEqual(ov.Field(f.index), nf) {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// presentFields lists the data fields present on n (what an insert writes).
+func presentFields[T any](n *T) []string {
+	nv := structValue(n)
+	var out []string
+	for _, f := range fieldsOf(nv.Type()) {
+		if f.data() && optPresent(nv.Field(f.index)) {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// staleField reports whether field name is present on o and its value
+// differs from the one on cur.
+func staleField[T any](o, cur *T, name string) bool {
+	ov, cv := structValue(o), structValue(cur)
+	f, ok := fieldByName(ov.Type(), name)
+	if !ok || !f.opt {
+		return false
+	}
+	of := ov.Field(f.index)
+	return optPresent(of) && !optEqual(of, cv.Field(f.index))
+}
+
+// stringField is one string value of a record with its wire path.
+type stringField struct {
+	path  string
+	value string
+	info  fieldInfo
+}
+
+// stringFields lists the non-null string fields of a record (a pointer to
+// one of the record structs).
+func stringFields(p any, path string) []stringField {
+	v := reflect.ValueOf(p)
+	if v.IsNil() {
+		return nil
+	}
+	v = v.Elem()
+	var out []stringField
+	for _, f := range fieldsOf(v.Type()) {
+		if !f.str {
+			continue
+		}
+		fv := v.Field(f.index)
+		if fv.Field(1).Bool() {
+			out = append(out, stringField{path: joinPath(path, f.name), value: fv.Field(0).String(), info: f})
+		}
+	}
+	return out
+}
+
+func joinPath(path, name string) string {
+	if name == "" {
+		return path
+	}
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func indexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// hasField reports whether names holds name.
+func hasField(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func removeField(names []string, name string) []string {
+	out := names[:0]
+	for _, n := range names {
+		if n != name {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// FieldValue returns the value of the field with wire name `name` of a
+// record (a pointer to one of the record structs); ok is false when the
+// field is null or absent, or the record has no such data field.
+func FieldValue(rec any, name string) (v any, ok bool) {
+	rv := reflect.ValueOf(rec)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, false
+	}
+	rv = rv.Elem()
+	f, found := fieldByName(rv.Type(), name)
+	if !found || !f.opt {
+		return nil, false
+	}
+	fv := rv.Field(f.index)
+	if !fv.Field(1).Bool() {
+		return nil, false
+	}
+	return fv.Field(0).Interface(), true
+}

@@ -1,0 +1,186 @@
+package wayfarer
+
+import "unicode/utf8"
+
+// record is one record of a person save with its wire path: the person
+// itself or a row of a child table.
+type record struct {
+	path  string
+	value any // *Person, *Communication, *Card, *PersonTag, *PersonActionItem, *PersonMarketing
+	isNew bool
+}
+
+// records lists the person and every child row present on p.
+func records(p *Person) []record {
+	out := []record{{path: "", value: p, isNew: !p.RecNo.Valid}}
+	for i := range p.PersonCommunicationLink {
+		l := &p.PersonCommunicationLink[i]
+		if l.Communication != nil {
+			out = append(out, record{indexPath("personCommunicationLink", i) + ".communication", l.Communication,
+				!l.CommunicationRecNo.Valid && !l.Communication.RecNo.Valid})
+		}
+	}
+	for i := range p.PersonCardLink {
+		l := &p.PersonCardLink[i]
+		if l.Card != nil {
+			out = append(out, record{indexPath("personCardLink", i) + ".card", l.Card, !l.CardRecNo.Valid && !l.Card.RecNo.Valid})
+		}
+	}
+	for i := range p.PersonTag {
+		t := &p.PersonTag[i]
+		out = append(out, record{indexPath("personTag", i), t, !t.RecNo.Valid})
+	}
+	for i := range p.PersonActionItemLink {
+		l := &p.PersonActionItemLink[i]
+		if l.PersonActionItem != nil {
+			out = append(out, record{indexPath("personActionItemLink", i) + ".personActionItem", l.PersonActionItem,
+				!l.ActionItemRecNo.Valid && !l.PersonActionItem.RecNo.Valid})
+		}
+	}
+	for i := range p.PersonMarketing {
+		out = append(out, record{indexPath("personMarketing", i), &p.PersonMarketing[i], true})
+	}
+	return out
+}
+
+// ValidatePerson checks the new side of a save on its own: no card number in
+// any text field, sizes, ranges, and the fields a new record requires. create
+// is true for a new person. Read-only fields are not checked: a save ignores
+// them. Rules that need the old side or stored data are in DiffPerson,
+// CheckStale and the store.
+func ValidatePerson(p *Person, create bool) error {
+	recs := records(p)
+	// Card numbers in text first: it is the rule whose breach matters most.
+	for _, r := range recs {
+		for _, f := range stringFields(r.value, r.path) {
+			if f.info.ro || f.info.number || f.info.input {
+				continue
+			}
+			if ContainsCardNumber(f.value) {
+				return cardRuleError("card numbers must not be written into text fields (field %s)", f.path)
+			}
+		}
+	}
+	for _, r := range recs {
+		for _, f := range stringFields(r.value, r.path) {
+			if f.info.ro || f.info.max == 0 {
+				continue
+			}
+			if utf8.RuneCountInString(f.value) > f.info.max {
+				return invalidValue("%s is longer than %d", f.path, f.info.max)
+			}
+		}
+	}
+	for _, r := range recs {
+		var err error
+		switch v := r.value.(type) {
+		case *Person:
+			err = validatePersonFields(v, create)
+		case *Communication:
+			err = validateCommunication(v, r.path, r.isNew)
+		case *Card:
+			err = validateCard(v, r.path, r.isNew)
+		case *PersonTag:
+			err = requiredID(v.TagRecNo, joinPath(r.path, "tag_recNo"), r.isNew)
+		case *PersonActionItem:
+			err = validateActionItem(v, r.path)
+		case *PersonMarketing:
+			err = requiredID(v.MarketingElementRecNo, joinPath(r.path, "marketingElement_recNo"), true)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// A link without its nested record cannot create one.
+	for i, l := range p.PersonCommunicationLink {
+		if l.Communication == nil && !l.CommunicationRecNo.Valid {
+			return invalidValue("%s.communication is required for a new communication", indexPath("personCommunicationLink", i))
+		}
+	}
+	for i, l := range p.PersonCardLink {
+		if l.Card == nil && !l.CardRecNo.Valid {
+			return invalidValue("%s.card is required for a new card", indexPath("personCardLink", i))
+		}
+	}
+	for i, l := range p.PersonActionItemLink {
+		if l.PersonActionItem == nil && !l.ActionItemRecNo.Valid {
+			return invalidValue("%s.personActionItem is required for a new action item", indexPath("personActionItemLink", i))
+		}
+	}
+	return nil
+}
+
+func validatePersonFields(p *Person, create bool) error {
+	if err := enumField(p.ActiveStatus, "activeStatus", 0, 2, create, true, "Inactive 0, Active 1, Pending 2"); err != nil {
+		return err
+	}
+	if field, msg := validBirthday(p.BirthdayDay, p.BirthdayMonth, p.BirthdayYear); field != "" {
+		return invalidValue("%s %s", field, msg)
+	}
+	return nil
+}
+
+func validateCommunication(c *Communication, path string, isNew bool) error {
+	if err := enumField(c.Type, joinPath(path, "type"), 1, 4, isNew, true, "Phone 1, Email 2, SocialMedia 3, Web 4"); err != nil {
+		return err
+	}
+	return enumField(c.ContactOption, joinPath(path, "contactOption"), 1, 2, false, false, "Billing 1, CustomerService 2")
+}
+
+func validateCard(c *Card, path string, isNew bool) error {
+	if err := enumField(c.Type, joinPath(path, "type"), 1, 3, isNew, false, "CreditDebit 1, Loyalty 2, TravelDocument 3"); err != nil {
+		return err
+	}
+	if c.CVVCode.Valid && c.CVVCode.Value != "" {
+		return cardRuleError("cvvCode must not be sent: it is never stored (%s)", joinPath(path, "cvvCode"))
+	}
+	num := joinPath(path, "cardNumber")
+	if isNew && !c.CardNumber.Valid || c.CardNumber.Present && (!c.CardNumber.Valid || c.CardNumber.Value == "") {
+		return invalidValue("%s is required", num)
+	}
+	return nil
+}
+
+func validateActionItem(a *PersonActionItem, path string) error {
+	if err := enumField(a.TriggerIndex, joinPath(path, "triggerIndex"), 1, 3, false, false, "FixedDate 1, CreateDate 2, Birthday 3"); err != nil {
+		return err
+	}
+	if a.TriggerDaysOffset.Valid && (a.TriggerDaysOffset.Value < -36500 || a.TriggerDaysOffset.Value > 36500) {
+		return invalidValue("%s must be -36500 to 36500", joinPath(path, "triggerDaysOffset"))
+	}
+	if a.TriggerIndex.Valid && a.TriggerIndex.Value == TriggerFixedDate && a.TriggerFixedDate.Present && !a.TriggerFixedDate.Valid {
+		return invalidValue("%s is required when triggerIndex is FixedDate (1)", joinPath(path, "triggerFixedDate"))
+	}
+	return nil
+}
+
+// enumField checks a small integer field against its range. required: the
+// field must hold a value; notNull: when present it must not be null.
+func enumField(o Opt[int], path string, lo, hi int, required, notNull bool, values string) error {
+	if (required || notNull && o.Present) && !o.Valid {
+		return invalidValue("%s is required (%s)", path, values)
+	}
+	if o.Valid && (o.Value < lo || o.Value > hi) {
+		return invalidValue("%s must be one of %s", path, values)
+	}
+	return nil
+}
+
+func requiredID(o Opt[int64], path string, required bool) error {
+	if required && !o.Valid {
+		return invalidValue("%s is required", path)
+	}
+	return nil
+}
+
+func invalidValue(format string, args ...any) *Error {
+	return Errorf(KindInvalid, CodeInvalidValue, MethodPerson, format, args...)
+}
+
+func cardRuleError(format string, args ...any) *Error {
+	return Errorf(KindInvalid, CodeCardRule, MethodPerson, format, args...)
+}
+
+func mismatch(format string, args ...any) *Error {
+	return Errorf(KindInvalid, CodeIdentifierMismatch, MethodPerson, format, args...)
+}

@@ -1,0 +1,439 @@
+package wayfarer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// PersonStore keeps persons. Every method works inside one agency
+// (scope.AgencyID) and treats a person outside scope exactly like a missing
+// one: ErrNotFound.
+type PersonStore interface {
+	// LoadPerson returns the person with every child table and lookup
+	// (branchName, advisorName, tag names, appUserId; age is the service's),
+	// credit/debit numbers masked with Card.Sealed filled.
+	LoadPerson(ctx context.Context, scope Scope, recNo int64) (*Person, error)
+
+	// CreatePerson inserts the person and all its children in one
+	// transaction and returns the new recNo.
+	CreatePerson(ctx context.Context, scope Scope, w *PersonWrite) (int64, error)
+
+	// UpdatePerson opens one transaction, loads the current person with a
+	// row lock (as LoadPerson shows it), calls fn, applies what fn returns
+	// and commits. Any error, from fn or the store, rolls everything back.
+	UpdatePerson(ctx context.Context, scope Scope, recNo int64, fn func(current *Person) (*PersonWrite, error)) error
+
+	// RecordCardDecrypts writes one audit row per card shown unmasked.
+	RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) error
+}
+
+// PersonWrite is what a store applies. Besides the changes, the store
+// checks that the records they refer to (branch, advisor profile, tag,
+// marketing element, affiliation, app users) exist in the agency, answering
+// a 407 *Error naming the field otherwise; it sets createDateTime and
+// lastModifiedDateTime from Now and recomputes action item dates (see
+// ActionItemDate).
+type PersonWrite struct {
+	Changes *PersonChanges
+	Now     time.Time
+	UserID  int64 // the app user saving
+}
+
+// CardDecryptAudit records who was shown which card numbers unmasked, and when.
+type CardDecryptAudit struct {
+	AgencyID int64
+	UserID   int64
+	PersonID int64
+	CardIDs  []int64
+	At       time.Time
+}
+
+// CardSealer encrypts credit/debit card numbers at rest. Implementations
+// bind a ciphertext to its agency, so it cannot be moved to another.
+type CardSealer interface {
+	Seal(agencyID int64, digits string) (keyID string, cipher []byte, err error)
+	Open(agencyID int64, keyID string, cipher []byte) (digits string, err error)
+}
+
+// PersonService loads, creates and updates persons under the caller's
+// permissions and scope.
+type PersonService struct {
+	Store  PersonStore
+	Sealer CardSealer
+	Clock  Clock
+}
+
+// PersonNotFoundError is the single answer for a person that does not exist,
+// belongs to another agency or lies outside the caller's scope.
+func PersonNotFoundError() *Error {
+	return Errorf(KindNotFound, CodeRecordNotFound, MethodPerson, "Person not found")
+}
+
+func (s *PersonService) now() time.Time {
+	if s.Clock == nil {
+		return time.Now()
+	}
+	return s.Clock.Now()
+}
+
+// Load returns one person. With decrypt, credit/debit numbers are shown in
+// clear (Decrypt permission) and every card so shown is audited.
+func (s *PersonService) Load(ctx context.Context, sess *Session, recNo int64, decrypt bool) (*Person, error) {
+	if err := sess.Require(PermRead, MethodPerson); err != nil {
+		return nil, err
+	}
+	if decrypt {
+		if err := sess.Require(PermDecrypt, MethodPerson); err != nil {
+			return nil, err
+		}
+	}
+	p, err := s.load(ctx, sess, recNo)
+	if err != nil {
+		return nil, err
+	}
+	if !decrypt {
+		return p, nil
+	}
+	var ids []int64
+	for _, l := range p.PersonCardLink {
+		c := l.Card
+		if c == nil || c.Sealed == nil || !c.Type.Valid || c.Type.Value != CardTypeCreditDebit {
+			continue
+		}
+		digits, err := s.open(sess.AgencyID, c.Sealed)
+		if err != nil {
+			return nil, err
+		}
+		c.CardNumber = Some(digits)
+		ids = append(ids, c.RecNo.Value)
+	}
+	if len(ids) > 0 {
+		a := CardDecryptAudit{AgencyID: sess.AgencyID, UserID: sess.UserID, PersonID: recNo, CardIDs: ids, At: s.now()}
+		if err := s.Store.RecordCardDecrypts(ctx, a); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func (s *PersonService) load(ctx context.Context, sess *Session, recNo int64) (*Person, error) {
+	if recNo <= 0 {
+		return nil, PersonNotFoundError()
+	}
+	p, err := s.Store.LoadPerson(ctx, sess.PersonScope(), recNo)
+	if errors.Is(err, ErrNotFound) {
+		return nil, PersonNotFoundError()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if age, ok := AgeOn(p.BirthdayYear, p.BirthdayMonth, p.BirthdayDay, DateOf(s.now().UTC())); ok {
+		p.Age = Some(age)
+	} else {
+		p.Age = Null[int]()
+	}
+	return p, nil
+}
+
+// Save creates (old nil) or updates a person and returns its recNo.
+func (s *PersonService) Save(ctx context.Context, sess *Session, old, new *Person) (int64, error) {
+	if old == nil {
+		return s.Create(ctx, sess, new)
+	}
+	return s.Update(ctx, sess, old, new)
+}
+
+// SaveAndLoad saves and returns the person as Load shows it. Read is
+// checked before anything is written.
+func (s *PersonService) SaveAndLoad(ctx context.Context, sess *Session, old, new *Person) (*Person, error) {
+	if err := sess.Require(PermRead, MethodPerson); err != nil {
+		return nil, err
+	}
+	recNo, err := s.Save(ctx, sess, old, new)
+	if err != nil {
+		return nil, err
+	}
+	return s.load(ctx, sess, recNo)
+}
+
+// Create inserts a new person with its children. Where the caller is bound
+// to a branch or to advisors, an absent branch_recNo or advisorProfile_recNo
+// defaults to the caller's own (the only advisor, when there is one); a
+// person that would lie outside the caller's scope is refused (403).
+func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (int64, error) {
+	if err := sess.Require(PermInsert, MethodPerson); err != nil {
+		return 0, err
+	}
+	if p == nil {
+		return 0, invalidValue("the person to save is missing")
+	}
+	if err := ValidatePerson(p, true); err != nil {
+		return 0, err
+	}
+	n, err := clonePerson(p)
+	if err != nil {
+		return 0, err
+	}
+	scope := sess.PersonScope()
+	if !n.BranchRecNo.Present && scope.OnlyBranch && scope.BranchID != nil {
+		n.BranchRecNo = Some(*scope.BranchID)
+	}
+	if !n.AdvisorProfileRecNo.Present && scope.OnlySelf && len(scope.AdvisorIDs) == 1 {
+		n.AdvisorProfileRecNo = Some(scope.AdvisorIDs[0])
+	}
+	if !scope.Allows(n.BranchRecNo.Ptr(), n.AdvisorProfileRecNo.Ptr()) {
+		return 0, outOfScope("a person outside your branch or advisors cannot be created")
+	}
+	ch, err := DiffPerson(nil, n)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.seal(sess.AgencyID, ch); err != nil {
+		return 0, err
+	}
+	return s.Store.CreatePerson(ctx, scope, &PersonWrite{Changes: ch, Now: s.now(), UserID: sess.UserID})
+}
+
+// Update applies the difference between old (the person as the client
+// loaded it) and new, in one transaction, refusing a stale save (409).
+func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Person) (int64, error) {
+	if err := sess.Require(PermUpdate, MethodPerson); err != nil {
+		return 0, err
+	}
+	if old == nil || new == nil {
+		return 0, invalidValue("an update needs oldData and newData")
+	}
+	if err := ValidatePerson(new, false); err != nil {
+		return 0, err
+	}
+	for _, l := range old.PersonCardLink {
+		if l.Card != nil && l.Card.CVVCode.Valid && l.Card.CVVCode.Value != "" {
+			return 0, cardRuleError("cvvCode must not be sent: it is never stored (oldData personCardLink)")
+		}
+	}
+	if !old.RecNo.Valid {
+		return 0, mismatch("oldData recNo is required")
+	}
+	recNo := old.RecNo.Value
+	if recNo <= 0 {
+		return 0, PersonNotFoundError()
+	}
+	scope := sess.PersonScope()
+	err := s.Store.UpdatePerson(ctx, scope, recNo, func(current *Person) (*PersonWrite, error) {
+		// Work on copies: nothing of the caller's records is changed.
+		o, err := clonePerson(old)
+		if err != nil {
+			return nil, err
+		}
+		n, err := clonePerson(new)
+		if err != nil {
+			return nil, err
+		}
+		fillOldCardTypes(o, current)
+		if err := s.reconcileClearNumbers(sess.AgencyID, o, n, current); err != nil {
+			return nil, err
+		}
+		ch, err := DiffPerson(o, n)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckStale(current, o, ch); err != nil {
+			return nil, err
+		}
+		branch, advisor := current.BranchRecNo, current.AdvisorProfileRecNo
+		if hasField(ch.Fields, "branch_recNo") {
+			branch = n.BranchRecNo
+		}
+		if hasField(ch.Fields, "advisorProfile_recNo") {
+			advisor = n.AdvisorProfileRecNo
+		}
+		if !scope.Allows(branch.Ptr(), advisor.Ptr()) {
+			return nil, outOfScope("the change would move the person outside your branch or advisors")
+		}
+		if err := s.seal(sess.AgencyID, ch); err != nil {
+			return nil, err
+		}
+		return &PersonWrite{Changes: ch, Now: s.now(), UserID: sess.UserID}, nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return 0, PersonNotFoundError()
+	}
+	if err != nil {
+		return 0, err
+	}
+	return recNo, nil
+}
+
+func outOfScope(msg string) *Error {
+	return Errorf(KindForbidden, CodePermissionDenied, MethodPerson, "Permission denied: %s", msg)
+}
+
+// seal encrypts the credit/debit numbers of ch and replaces them by their
+// masked form and a fresh token.
+func (s *PersonService) seal(agencyID int64, ch *PersonChanges) error {
+	for i := range ch.Cards {
+		c := &ch.Cards[i]
+		if c.Digits == "" {
+			continue
+		}
+		if s.Sealer == nil {
+			return Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault is not configured")
+		}
+		keyID, cipher, err := s.Sealer.Seal(agencyID, c.Digits)
+		if err != nil {
+			return Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault could not seal a card number")
+		}
+		c.New.CardNumber = Some(MaskCardNumber(c.Digits, c.Brand))
+		c.New.CardNumberToken = Some(NewCardToken())
+		c.New.Sealed = &SealedNumber{KeyID: keyID, Cipher: cipher}
+		c.Digits = ""
+		if !hasField(c.Fields, "cardNumber") {
+			c.Fields = append(c.Fields, "cardNumber")
+		}
+		c.Fields = append(c.Fields, "cardNumberToken")
+	}
+	return nil
+}
+
+func (s *PersonService) open(agencyID int64, sealed *SealedNumber) (string, error) {
+	if s.Sealer == nil {
+		return "", Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault is not configured")
+	}
+	digits, err := s.Sealer.Open(agencyID, sealed.KeyID, sealed.Cipher)
+	if err != nil {
+		return "", Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault could not open a card number")
+	}
+	return digits, nil
+}
+
+// fillOldCardTypes gives old-side cards without a type the stored one, so
+// that a changed number is always validated by the card's real type.
+func fillOldCardTypes(old, current *Person) {
+	types := map[int64]Opt[int]{}
+	for _, l := range current.PersonCardLink {
+		if l.Card != nil && l.CardRecNo.Valid {
+			types[l.CardRecNo.Value] = l.Card.Type
+		}
+	}
+	for _, l := range old.PersonCardLink {
+		if l.Card != nil && !l.Card.Type.Present && l.CardRecNo.Valid {
+			if t, ok := types[l.CardRecNo.Value]; ok {
+				l.Card.Type = t
+			}
+		}
+	}
+}
+
+// reconcileClearNumbers handles a client that loaded with decrypt=true: its
+// old side holds clear numbers where the store holds masked ones. A clear
+// number equal to the stored one stands for the stored masked form, on the
+// old side and, unchanged, on the new side; so the stale check compares like
+// with like and an unchanged number keeps its token.
+func (s *PersonService) reconcileClearNumbers(agencyID int64, old, new *Person, current *Person) error {
+	stored := map[int64]*Card{}
+	for _, l := range current.PersonCardLink {
+		if c := l.Card; c != nil && l.CardRecNo.Valid && c.Sealed != nil && c.Type.Valid && c.Type.Value == CardTypeCreditDebit {
+			stored[l.CardRecNo.Value] = c
+		}
+	}
+	if len(stored) == 0 {
+		return nil
+	}
+	digitsOf := map[int64]string{}
+	clearMatches := func(id int64, number Opt[string]) (bool, error) {
+		cur, ok := stored[id]
+		if !ok || !number.Valid || IsMaskedCardNumber(number.Value) || number.Value == cur.CardNumber.Value {
+			return false, nil
+		}
+		d, ok := digitsOf[id]
+		if !ok {
+			var err error
+			if d, err = s.open(agencyID, cur.Sealed); err != nil {
+				return false, err
+			}
+			digitsOf[id] = d
+		}
+		return NormalizeCardNumber(number.Value) == d, nil
+	}
+	oldMasked := map[int64]bool{}
+	for _, l := range old.PersonCardLink {
+		if l.Card == nil || !l.CardRecNo.Valid || stored[l.CardRecNo.Value] == nil {
+			continue
+		}
+		id := l.CardRecNo.Value
+		ok, err := clearMatches(id, l.Card.CardNumber)
+		if err != nil {
+			return err
+		}
+		if ok {
+			l.Card.CardNumber = stored[id].CardNumber
+		}
+		oldMasked[id] = l.Card.CardNumber.Equal(stored[id].CardNumber)
+	}
+	for _, l := range new.PersonCardLink {
+		if l.Card == nil || !l.CardRecNo.Valid || !oldMasked[l.CardRecNo.Value] {
+			continue
+		}
+		id := l.CardRecNo.Value
+		ok, err := clearMatches(id, l.Card.CardNumber)
+		if err != nil {
+			return err
+		}
+		if ok {
+			l.Card.CardNumber = stored[id].CardNumber
+		}
+	}
+	return nil
+}
+
+// clonePerson deep-copies a save side through its wire form, which keeps
+// absent, null and values apart.
+func clonePerson(p *Person) (*Person, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("clone person: %w", err)
+	}
+	var c Person
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("clone person: %w", err)
+	}
+	return &c, nil
+}
+
+// ActionItemDate is the day an action item falls due: the fixed date
+// (FixedDate), the person's creation day (CreateDate), or the person's next
+// birthday on or after today (Birthday), each moved by triggerDaysOffset.
+// It is unknown (false) when the trigger or the date it needs is missing.
+func ActionItemDate(a *PersonActionItem, birthdayMonth, birthdayDay Opt[int], created, today Date) (Date, bool) {
+	if a == nil || !a.TriggerIndex.Valid {
+		return Date{}, false
+	}
+	var base Date
+	switch a.TriggerIndex.Value {
+	case TriggerFixedDate:
+		if !a.TriggerFixedDate.Valid {
+			return Date{}, false
+		}
+		base = a.TriggerFixedDate.Value
+	case TriggerCreateDate:
+		if created.IsZero() {
+			return Date{}, false
+		}
+		base = created
+	case TriggerBirthday:
+		if !birthdayMonth.Valid || !birthdayDay.Valid {
+			return Date{}, false
+		}
+		// Normalizing Feb 29 of a common year gives Mar 1.
+		base = DateOf(time.Date(today.Year, time.Month(birthdayMonth.Value), birthdayDay.Value, 0, 0, 0, 0, time.UTC))
+		if base.Time().Before(today.Time()) {
+			base = DateOf(time.Date(today.Year+1, time.Month(birthdayMonth.Value), birthdayDay.Value, 0, 0, 0, 0, time.UTC))
+		}
+	default:
+		return Date{}, false
+	}
+	return base.AddDays(a.TriggerDaysOffset.Value), true
+}

@@ -1,0 +1,148 @@
+package wayfarer
+
+import (
+	"context"
+	"strings"
+)
+
+// ColumnType is the wire type of a search column (contract §2.3).
+type ColumnType int
+
+const (
+	ColLong ColumnType = iota
+	ColInt
+	ColShort
+	ColString
+	ColBool
+	ColDate           // "2006-01-02"
+	ColDateTimeOffset // RFC 3339, UTC
+)
+
+// ColumnGroup is the record group a column comes from. Columns of the card,
+// tag and action-item groups are joined: asking for one gives a row per
+// person and child.
+type ColumnGroup int
+
+const (
+	GroupPerson ColumnGroup = iota
+	GroupCard
+	GroupTag
+	GroupActionItem
+)
+
+// SearchColumn is one column of the person search (contract §2.3).
+type SearchColumn struct {
+	Name   string
+	Type   ColumnType
+	Size   int // maximum length of a string column; 0 when none is given
+	Group  ColumnGroup
+	Lookup bool // a name looked up in another table; skipLookup leaves it out
+}
+
+// SearchColumns is the column catalog in contract order.
+var SearchColumns = []SearchColumn{
+	{Name: "recNo", Type: ColLong},
+	{Name: "tagRecNo", Type: ColLong, Group: GroupTag},
+	{Name: "tagName", Type: ColString, Size: 64, Group: GroupTag},
+	{Name: "tagValue", Type: ColString, Size: 1024, Group: GroupTag},
+	{Name: "tags", Type: ColString},
+	{Name: "summaryCount", Type: ColInt},
+	{Name: "createDateTime", Type: ColDateTimeOffset},
+	{Name: "lastModifiedDateTime", Type: ColDateTimeOffset},
+	{Name: "name", Type: ColString, Size: 256},
+	{Name: "uniqueId", Type: ColString, Size: 64},
+	{Name: "firstName", Type: ColString, Size: 64},
+	{Name: "middleName", Type: ColString, Size: 64},
+	{Name: "lastName", Type: ColString, Size: 64},
+	{Name: "primaryPhone", Type: ColString, Size: 256},
+	{Name: "primaryPhoneMarketingPermission", Type: ColBool},
+	{Name: "primaryEmail", Type: ColString, Size: 256},
+	{Name: "primaryEmailMarketingPermission", Type: ColBool},
+	{Name: "birthdayDay", Type: ColShort},
+	{Name: "birthdayMonth", Type: ColShort},
+	{Name: "birthdayYear", Type: ColShort},
+	{Name: "birthdayNote", Type: ColString, Size: 256},
+	{Name: "remarks", Type: ColString, Size: 256},
+	{Name: "cardType", Type: ColShort, Group: GroupCard},
+	{Name: "cardSubType", Type: ColShort, Group: GroupCard},
+	{Name: "cardNumber", Type: ColString, Size: 64, Group: GroupCard},
+	{Name: "cardExpDate", Type: ColDate, Group: GroupCard},
+	{Name: "cardDescription", Type: ColString, Size: 512, Group: GroupCard},
+	{Name: "cardRecNo", Type: ColLong, Group: GroupCard},
+	{Name: "nameOnCard", Type: ColString, Size: 64, Group: GroupCard},
+	{Name: "branchRecNo", Type: ColLong},
+	{Name: "branchRecName", Type: ColString, Size: 64, Lookup: true},
+	{Name: "advisorProfileRecNo", Type: ColLong},
+	{Name: "advisorProfileName", Type: ColString, Size: 256, Lookup: true},
+	{Name: "activeStatus", Type: ColShort},
+	{Name: "actionRecNo", Type: ColLong, Group: GroupActionItem},
+	{Name: "actionItemTriggerIndex", Type: ColShort, Group: GroupActionItem},
+	{Name: "actionItemDate", Type: ColDate, Group: GroupActionItem},
+	{Name: "actionItemTriggerFixedDate", Type: ColDate, Group: GroupActionItem},
+	{Name: "actionItemDescription", Type: ColString, Group: GroupActionItem},
+	{Name: "actionItemCompleted", Type: ColDateTimeOffset, Group: GroupActionItem},
+	{Name: "actionItemAssignedToAppUserRecNo", Type: ColLong, Group: GroupActionItem},
+	{Name: "actionItemAssignedToAppUserId", Type: ColString, Size: 64, Group: GroupActionItem, Lookup: true},
+	{Name: "associatedProfileNames", Type: ColString},
+}
+
+// DefaultSearchColumns are returned when a search has no includeCols.
+var DefaultSearchColumns = []string{"recNo", "name", "firstName", "lastName", "primaryEmail", "primaryPhone", "activeStatus"}
+
+var searchColumnIndex = func() map[string]SearchColumn {
+	m := make(map[string]SearchColumn, len(SearchColumns))
+	for _, c := range SearchColumns {
+		m[strings.ToLower(c.Name)] = c
+	}
+	return m
+}()
+
+// LookupSearchColumn finds a column by name, case-insensitively.
+func LookupSearchColumn(name string) (SearchColumn, bool) {
+	c, ok := searchColumnIndex[strings.ToLower(name)]
+	return c, ok
+}
+
+// SearchRow holds the values of one result row, aligned with
+// SearchResult.Columns. A nil value is a null and is left out of the JSON
+// row. Values are int64, string, bool, or time.Time (ColDateTimeOffset);
+// ColDate values are strings "2006-01-02".
+type SearchRow []any
+
+// SearchResult is a page of the person search.
+type SearchResult struct {
+	Columns []SearchColumn
+	Rows    []SearchRow
+	// Total is the number of rows before paging (summaryCount); -1 when
+	// summaryCount was not asked for and the count was skipped.
+	Total int64
+}
+
+// SearchStore runs a person search. Implementations apply the scope in SQL
+// and never return a row outside it.
+type SearchStore interface {
+	SearchPersons(ctx context.Context, scope Scope, c *SearchCriteria) (*SearchResult, error)
+}
+
+// SearchService is the person search use case.
+type SearchService struct {
+	Store SearchStore
+}
+
+// Search checks the Select permission, decodes the body and runs the search.
+// Permission is checked first: a caller who may not search learns nothing
+// about the parameters.
+func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) (*SearchResult, *SearchCriteria, error) {
+	if err := sess.Require(PermSelect, MethodPersonSearch); err != nil {
+		return nil, nil, err
+	}
+	c, err := DecodeSearchCriteria(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
+	if err != nil {
+		return nil, c, err
+	}
+	return res, c, nil
+}

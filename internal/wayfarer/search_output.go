@@ -1,0 +1,136 @@
+package wayfarer
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SearchTimeFormat is how DateTimeOffset columns are written.
+const SearchTimeFormat = time.RFC3339Nano
+
+// srFormatSearchValue renders a row value as text (CSV).
+func srFormatSearchValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return x.UTC().Format(SearchTimeFormat)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// WriteJSON writes the rows as a JSON array of objects holding the
+// requested columns in request order; null values are left out.
+func (r *SearchResult) WriteJSON(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 32<<10)
+	buf := make([]byte, 0, 256)
+	buf = append(buf, '[')
+	for i, row := range r.Rows {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, '{')
+		first := true
+		for j, v := range row {
+			if v == nil {
+				continue
+			}
+			if !first {
+				buf = append(buf, ',')
+			}
+			first = false
+			buf = srAppendJSONString(buf, r.Columns[j].Name)
+			buf = append(buf, ':')
+			switch x := v.(type) {
+			case int64:
+				buf = strconv.AppendInt(buf, x, 10)
+			case string:
+				buf = srAppendJSONString(buf, x)
+			case bool:
+				buf = strconv.AppendBool(buf, x)
+			case time.Time:
+				buf = append(buf, '"')
+				buf = x.UTC().AppendFormat(buf, SearchTimeFormat)
+				buf = append(buf, '"')
+			default:
+				b, err := json.Marshal(x)
+				if err != nil {
+					return err
+				}
+				buf = append(buf, b...)
+			}
+		}
+		buf = append(buf, '}')
+		if len(buf) > 16<<10 {
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	buf = append(buf, ']')
+	if _, err := bw.Write(buf); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// srAppendJSONString appends s as a JSON string, escaping as encoding/json
+// does (including <, > and & for safety in HTML contexts).
+func srAppendJSONString(buf []byte, s string) []byte {
+	safe := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		buf = append(buf, '"')
+		buf = append(buf, s...)
+		return append(buf, '"')
+	}
+	b, _ := json.Marshal(s)
+	return append(buf, b...)
+}
+
+// WriteCSV writes the rows as CSV with a header row of column names; a
+// null is an empty field. A text starting with = + - @ or a tab gets a
+// leading apostrophe, so a spreadsheet shows it instead of running it as a
+// formula (OWASP "CSV injection").
+func (r *SearchResult) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	rec := make([]string, len(r.Columns))
+	for i, c := range r.Columns {
+		rec[i] = c.Name
+	}
+	if err := cw.Write(rec); err != nil {
+		return err
+	}
+	for _, row := range r.Rows {
+		for i, v := range row {
+			rec[i] = srFormatSearchValue(v)
+			if s, ok := v.(string); ok && s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+				rec[i] = "'" + s
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

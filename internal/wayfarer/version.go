@@ -1,0 +1,51 @@
+package wayfarer
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ContractVersion is the interface version Wayfarer serves: 1.8.2 is the
+// first with personCardLink, so clients gating on ">= 1.8.2" switch to it.
+const ContractVersion = "1.8.2.6"
+
+// ClientVersionHeader is how a client announces its version at login.
+const ClientVersionHeader = "X-Client-Version"
+
+// ParseVersion reads a dotted version ("1.8.2", "1.8.2.6"); missing parts are 0.
+func ParseVersion(s string) ([]int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, false
+	}
+	parts := strings.Split(s, ".")
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// CompareVersions returns -1, 0 or 1; a shorter version is padded with zeros.
+func CompareVersions(a, b []int) int {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y int
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
