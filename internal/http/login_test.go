@@ -89,8 +89,11 @@ type countingHasher struct {
 	n atomic.Int32
 }
 
-func (c *countingHasher) Verify(pw, enc string) bool { c.n.Add(1); return c.PasswordHasher.Verify(pw, enc) }
-func (c *countingHasher) Burn(pw string)             { c.n.Add(1); c.PasswordHasher.Burn(pw) }
+func (c *countingHasher) Verify(pw, enc string) bool {
+	c.n.Add(1)
+	return c.PasswordHasher.Verify(pw, enc)
+}
+func (c *countingHasher) Burn(pw string) { c.n.Add(1); c.PasswordHasher.Burn(pw) }
 
 func TestWrongPasswordAndUnknownUserLookAlike(t *testing.T) {
 	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
