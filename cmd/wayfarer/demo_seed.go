@@ -7,7 +7,12 @@ import (
 	"wayfarer/internal/demo"
 )
 
-// seedDemo creates whatever of the demo data is missing.
+// seedDemo creates whatever of the demo data is missing: agencies and users,
+// then the demo agency's persons (once).
 func seedDemo(ctx context.Context, a *app.App) error {
-	return demo.Seed(ctx, a.Admin, a.DB)
+	if err := demo.Seed(ctx, a.Admin, a.DB); err != nil {
+		return err
+	}
+	_, err := demo.SeedPersons(ctx, a.DB, a.Server.Persons.Sealer)
+	return err
 }

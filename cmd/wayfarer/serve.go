@@ -89,6 +89,9 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 			fmt.Printf("Demo mode: created the card encryption key file %s (back it up; it is not in the database).\n", cfg.CardKeyFile)
 		}
 	}
+	if !cfg.HasCardKey() {
+		return app.ErrNoCardKey
+	}
 	a, err := app.Open(ctx, cfg, log, wayfarer.SystemClock{})
 	if err != nil {
 		return err

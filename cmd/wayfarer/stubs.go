@@ -20,9 +20,3 @@ func benchCommand() *cli.Command {
 		return errors.New("not available yet")
 	}}
 }
-
-func clientCommand() *cli.Command {
-	return &cli.Command{Name: "client", Usage: "talk to a Wayfarer server", Action: func(ctx context.Context, cmd *cli.Command) error {
-		return errors.New("not available yet")
-	}}
-}

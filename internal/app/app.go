@@ -101,9 +101,15 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 			TokenLifetime: cfg.TokenLifetime, MinClientVersion: cfg.MinClientVersion, AppName: "Wayfarer",
 		},
 	}
+	sealer, err := cardSealer(cfg)
+	if err != nil {
+		return nil, err
+	}
 	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion}, log)
 	srv.Login = login
 	srv.DB = db
+	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealer, Clock: clock}
+	srv.Search = &wayfarer.SearchService{Store: db}
 	return &App{
 		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock,
 		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},

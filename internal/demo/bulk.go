@@ -135,18 +135,33 @@ func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
 // transaction, assigning identifiers after the highest in use (so run it
 // alone: a concurrent insert could take the same numbers).
 func InsertBulk(ctx context.Context, db *sqlstore.DB, agencyID int64, persons []BulkPerson) error {
-	return db.Tx(ctx, func(tx *sql.Tx) error {
-		stmts := map[string]*sql.Stmt{}
-		defer func() {
-			for _, s := range stmts {
-				s.Close()
-			}
-		}()
-		if err := insertBulkTx(ctx, tx, db.Dialect, stmts, agencyID, persons); err != nil {
-			return err
+	return insertBulk(ctx, db.Primary(), db.Dialect, agencyID, persons)
+}
+
+// txBeginner is a *sql.DB or a *sql.Conn.
+type txBeginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+func insertBulk(ctx context.Context, on txBeginner, d sqlstore.Dialect, agencyID int64, persons []BulkPerson) error {
+	tx, err := on.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmts := map[string]*sql.Stmt{}
+	defer func() {
+		for _, s := range stmts {
+			s.Close()
 		}
-		return fixSequences(ctx, tx, db.Dialect)
-	})
+	}()
+	if err := insertBulkTx(ctx, tx, d, stmts, agencyID, persons); err != nil {
+		return err
+	}
+	if err := fixSequences(ctx, tx, d); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 func insertBulkTx(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {

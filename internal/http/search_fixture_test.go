@@ -12,7 +12,18 @@ import (
 	"wayfarer/internal/wayfarer"
 )
 
-// The search fixture: nine persons of DEMO (P1..P9) and one of OTHER, with
+const (
+	searchAlias    = "SRCH"
+	searchPassword = "search-test-pw-1"
+)
+
+// searchLogin logs a user of the fixture's agency in.
+func searchLogin(t *testing.T, s *testserver.Server, user string) string {
+	t.Helper()
+	return s.Login(t, searchAlias, user, searchPassword)
+}
+
+// The search fixture: nine persons of SRCH (P1..P9) and one of OTHER, with
 // children chosen so that every condition has a hand-checked answer.
 // Ordered by name they are:
 //
@@ -59,10 +70,9 @@ func insertID(ctx context.Context, a *app.App, q string, args ...any) (int64, er
 func seedSearch(f *searchFixture) func(a *app.App) error {
 	return func(a *app.App) error {
 		ctx := context.Background()
-		if a.Server.Search == nil { // until the app wires it
-			a.Server.Search = &wayfarer.SearchService{Store: a.DB}
-		}
-		agency, err := a.DB.AgencyByAlias(ctx, "DEMO")
+		// An agency of its own, whatever the demo data holds: SRCH mirrors
+		// DEMO's branches, advisors, client profiles and users.
+		ag, err := a.Admin.CreateAgency(ctx, searchAlias, "Search tests", wayfarer.AgencyActive, 0)
 		if err != nil {
 			return err
 		}
@@ -70,30 +80,48 @@ func seedSearch(f *searchFixture) func(a *app.App) error {
 		if err != nil {
 			return err
 		}
-		ag := agency.ID
 		f.branch, f.advisor, f.client, f.user = map[string]int64{}, map[string]int64{}, map[string]int64{}, map[string]int64{}
 		f.tag, f.element, f.rec, f.cards = map[string]int64{}, map[string]int64{}, map[string]int64{}, map[string]int64{}
 		for _, b := range []string{"Main", "Harbor"} {
-			if f.branch[b], err = a.DB.BranchByName(ctx, ag, b); err != nil {
+			if f.branch[b], err = a.DB.CreateBranch(ctx, ag, b); err != nil {
 				return err
 			}
 		}
-		for _, n := range []string{"Alice Advisor", "Mark Mainwaring", "Hana Harbor"} {
-			if f.advisor[n], err = a.DB.ProfileByName(ctx, ag, wayfarer.ProfileAdvisor, n); err != nil {
+		for _, adv := range demo.Advisors {
+			b := f.branch[adv.Branch]
+			if f.advisor[adv.Name], err = a.DB.CreateProfile(ctx, ag, wayfarer.ProfileAdvisor, adv.Name, &b); err != nil {
 				return err
 			}
 		}
 		for _, n := range demo.ClientProfiles {
-			if f.client[n], err = a.DB.ProfileByName(ctx, ag, wayfarer.ProfileClient, n); err != nil {
+			if f.client[n], err = a.DB.CreateProfile(ctx, ag, wayfarer.ProfileClient, n, nil); err != nil {
 				return err
 			}
 		}
-		for _, n := range []string{"admin", "agent"} {
-			u, err := a.DB.UserByName(ctx, ag, n)
+		users := []struct {
+			name    string
+			branch  string
+			perm    wayfarer.Permission
+			advisor string
+		}{
+			{"admin", "Main", wayfarer.PermAll, ""},
+			{"agent", "Main", wayfarer.PermSelect | wayfarer.PermRead, "Alice Advisor"},                  // OnlySelf, OnlyBranch
+			{"branch", "Harbor", wayfarer.PermSelect | wayfarer.PermAllUsers, ""},                        // OnlyBranch
+			{"viewer", "Main", wayfarer.PermRead | wayfarer.PermAllUsers | wayfarer.PermAllBranches, ""}, // no Select
+		}
+		for _, u := range users {
+			b := f.branch[u.branch]
+			id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag, UserName: u.name, Type: wayfarer.UserTypeUser,
+				BranchID: &b, Person: u.perm, Enabled: true, NonExpiringPassword: true}, searchPassword)
 			if err != nil {
 				return err
 			}
-			f.user[n] = u.ID
+			f.user[u.name] = id
+			if u.advisor != "" {
+				if err := a.DB.LinkUserAdvisor(ctx, ag, id, f.advisor[u.advisor]); err != nil {
+					return err
+				}
+			}
 		}
 		for _, n := range []string{"VIP", "diet", "Seat"} {
 			if f.tag[n], err = insertID(ctx, a, "INSERT INTO tag (agency_id, name) VALUES (?, ?)", ag, n); err != nil {

@@ -260,3 +260,41 @@ func diff(a, b []string) string {
 	}
 	return strings.Join(d, "\n")
 }
+
+// Exclusive keeps one-off work of several instances from overlapping.
+func TestExclusive(t *testing.T) {
+	ctx := context.Background()
+	_, url := openFresh(t)
+	var mu sync.Mutex
+	inside, most := 0, 0
+	var wg sync.WaitGroup
+	for range 4 {
+		db, err := postgres.Open(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := db.Exclusive(ctx, "test", func(context.Context) error {
+				mu.Lock()
+				inside++
+				most = max(most, inside)
+				mu.Unlock()
+				time.Sleep(50 * time.Millisecond)
+				mu.Lock()
+				inside--
+				mu.Unlock()
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if most != 1 {
+		t.Errorf("%d ran at once", most)
+	}
+}

@@ -1,6 +1,9 @@
 package sqlstore
 
 import (
+	"context"
+	"database/sql/driver"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -52,4 +55,31 @@ func (d Dialect) Placeholder(n int) string {
 		return "$" + strconv.Itoa(n)
 	}
 	return "?"
+}
+
+// Exclusive runs fn while no other process runs an Exclusive of the same
+// name on this database: on PostgreSQL under a session advisory lock, so
+// instances that start together do one-off work (e.g. demo data) one after
+// another. SQLite has one process per file in practice: fn just runs.
+func (db *DB) Exclusive(ctx context.Context, name string, fn func(context.Context) error) error {
+	if !db.Dialect.Numbered {
+		return fn(ctx)
+	}
+	// The lock belongs to one session: hold that connection throughout.
+	conn, err := db.primary.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	const key = `hashtextextended('wayfarer:' || $1, 0)`
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+key+`)`, name); err != nil {
+		return fmt.Errorf("lock %s: %w", name, err)
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(`+key+`)`, name); err != nil {
+			// Never pool a session that may still hold the lock.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	return fn(ctx)
 }

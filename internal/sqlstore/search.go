@@ -509,10 +509,13 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria) searchQ
 		inner.Columns = append(inner.Columns, E(k+" AS k"+strconv.Itoa(i)))
 		outerOrder = append(outerOrder, E("MIN(k"+strconv.Itoa(i)+")"+d.NullsFirst()))
 	}
-	for i := range c.Columns {
+	for i, col := range c.Columns {
 		s := "s" + strconv.Itoa(i)
 		outerCols = append(outerCols, E(s))
 		group = append(group, E(s))
+		if col.Type == wayfarer.ColString && d.Numbered {
+			s += ` COLLATE "C"` // code-point order, as on SQLite
+		}
 		outerOrder = append(outerOrder, E(s+d.NullsFirst()))
 	}
 	sub := Wrap("(", inner.Expr(), ") q")
@@ -534,25 +537,25 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	}
 	handle := db.Reader(c.ReadOnlyIntent)
 	needCount := c.HasColumn("summaryCount")
-	var qr interface {
-		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-		QueryRowContext(context.Context, string, ...any) *sql.Row
-	} = handle
+	query, args := q.rows.Build(db.Dialect)
+	st, err := searchStmts.get(ctx, handle, query)
+	if err != nil {
+		return nil, fmt.Errorf("person search: %w", err)
+	}
+	var tx *sql.Tx
 	if needCount {
 		// One snapshot for the rows and their count.
 		opts := &sql.TxOptions{ReadOnly: true}
 		if db.Dialect.Numbered {
 			opts.Isolation = sql.LevelRepeatableRead
 		}
-		tx, err := handle.BeginTx(ctx, opts)
-		if err != nil {
+		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return nil, err
 		}
 		defer tx.Rollback()
-		qr = tx
+		st = tx.StmtContext(ctx, st)
 	}
-	query, args := q.rows.Build(db.Dialect)
-	rows, err := qr.QueryContext(ctx, query, args...)
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("person search: %w", err)
 	}
@@ -583,7 +586,7 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	rows.Close()
 	if needCount && len(res.Rows) > 0 {
 		cq := db.Dialect.Rebind(q.count.SQL)
-		if err := qr.QueryRowContext(ctx, cq, q.count.Args...).Scan(&res.Total); err != nil {
+		if err := tx.QueryRowContext(ctx, cq, q.count.Args...).Scan(&res.Total); err != nil {
 			return nil, fmt.Errorf("person search count: %w", err)
 		}
 		if c.TopRows > 0 && res.Total > c.TopRows {

@@ -183,7 +183,16 @@ func IsMaskedCardNumber(s string) bool {
 // 12-digit numbers are never flagged: too many ordinary numbers have 12.
 //
 // It runs in O(len(text)) without allocating.
-func ContainsCardNumber(text string) bool {
+func ContainsCardNumber(text string) bool { return containsCardNumber(text, cardScanMin) }
+
+// ContainsCardNumberInPhone is the rule for phone numbers: E.164 numbers
+// have at most 15 digits, and 13-15 digit mobile numbers (+49 151 ...)
+// often pass Luhn with a brand-like prefix. So only 16-19 digit runs count.
+func ContainsCardNumberInPhone(text string) bool { return containsCardNumber(text, phoneDigitsMax+1) }
+
+const phoneDigitsMax = 15
+
+func containsCardNumber(text string, minDigits int) bool {
 	const maxLen = cardScanMax
 	// Each digit is written twice, at p and p+maxLen, so the latest maxLen
 	// digits always sit contiguously in buf[p+1 : p+maxLen+1]. A digit that
@@ -205,7 +214,7 @@ func ContainsCardNumber(text string) bool {
 			continue
 		}
 		// A group ends here; check the sequences of groups ending with it.
-		if n >= cardScanMin && !sep && groupsHoldCard(&buf, n) {
+		if n >= minDigits && !sep && groupsHoldCard(&buf, n, minDigits) {
 			return true
 		}
 		if (c == ' ' || c == '-') && n > 0 && !sep {
@@ -214,7 +223,7 @@ func ContainsCardNumber(text string) bool {
 		}
 		n, sep = 0, false
 	}
-	return n >= cardScanMin && !sep && groupsHoldCard(&buf, n)
+	return n >= minDigits && !sep && groupsHoldCard(&buf, n, minDigits)
 }
 
 const (
@@ -224,9 +233,9 @@ const (
 
 // groupsHoldCard checks, for a run of n digits that has just ended a group,
 // every suffix of its latest digits that starts at a group boundary and is
-// cardScanMin..cardScanMax long: Luhn, then brand prefix. The last digit is
+// minDigits..cardScanMax long: Luhn, then brand prefix. The last digit is
 // the check digit, so doubling starts one to its left.
-func groupsHoldCard(buf *[2 * cardScanMax]byte, n int) bool {
+func groupsHoldCard(buf *[2 * cardScanMax]byte, n, minDigits int) bool {
 	last := (n-1)%cardScanMax + cardScanMax // index of the latest digit
 	m := min(n, cardScanMax)
 	sum := 0
@@ -237,7 +246,7 @@ func groupsHoldCard(buf *[2 * cardScanMax]byte, n int) bool {
 			d = luhnDoubled[d]
 		}
 		sum += int(d)
-		if k+1 >= cardScanMin && buf[j]&groupStart != 0 && sum%10 == 0 {
+		if k+1 >= minDigits && buf[j]&groupStart != 0 && sum%10 == 0 {
 			p4 := int(d0(buf[j]))*1000 + int(d0(buf[j+1]))*100 + int(d0(buf[j+2]))*10 + int(d0(buf[j+3]))
 			if knownIIN(p4) {
 				return true

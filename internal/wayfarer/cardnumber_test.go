@@ -401,3 +401,25 @@ func BenchmarkContainsCardNumberDigits(b *testing.B) {
 		ContainsCardNumber(text)
 	}
 }
+
+func TestContainsCardNumberInPhone(t *testing.T) {
+	// A 13-digit German mobile number with a Visa-like prefix and a valid
+	// Luhn sum: a card to the text rule, a phone number to the phone rule.
+	const mobile = "+49 151 1234 5678"
+	if !ContainsCardNumber("4915112345678") {
+		t.Fatal("the example must trip the general rule, or it shows nothing")
+	}
+	for _, n := range []string{mobile, "+4915112345678"} {
+		if ContainsCardNumberInPhone(n) {
+			t.Errorf("phone %q flagged", n)
+		}
+	}
+	for _, n := range []string{"4111 1111 1111 1111", "+4111111111111111"} {
+		if !ContainsCardNumberInPhone(n) {
+			t.Errorf("card %q in a phone field not flagged", n)
+		}
+	}
+	if ContainsCardNumberInPhone("378282246310005") {
+		t.Error("a 15-digit number fits E.164 and must pass as a phone")
+	}
+}

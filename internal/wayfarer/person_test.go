@@ -282,3 +282,18 @@ func TestNewCardToken(t *testing.T) {
 		seen[tok] = true
 	}
 }
+
+func TestValidatePhoneNumbersAreNotCards(t *testing.T) {
+	person := func(typ int, value string) *Person {
+		return &Person{FirstName: Some("Ada"), LastName: Some("Lovelace"), ActiveStatus: Some(1),
+			PersonCommunicationLink: []CommunicationLink{{Communication: &Communication{Type: Some(typ), Value: Some(value)}}}}
+	}
+	// a 13-digit mobile number that passes Luhn with a Visa-like prefix
+	if err := ValidatePerson(person(CommPhone, "+49 151 1234 5678"), true); err != nil {
+		t.Fatalf("a phone number was refused: %v", err)
+	}
+	err := ValidatePerson(person(CommEmail, "4915112345678@example.com"), true)
+	wantCode(t, err, KindInvalid, CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
+	err = ValidatePerson(person(CommPhone, "4111 1111 1111 1111"), true)
+	wantCode(t, err, KindInvalid, CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
+}

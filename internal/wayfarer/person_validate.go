@@ -56,7 +56,7 @@ func ValidatePerson(p *Person, create bool) error {
 			if f.info.ro || f.info.number || f.info.input {
 				continue
 			}
-			if ContainsCardNumber(f.value) {
+			if containsCardNumberIn(r.value, f) {
 				return cardRuleError("card numbers must not be written into text fields (field %s)", f.path)
 			}
 		}
@@ -183,4 +183,13 @@ func cardRuleError(format string, args ...any) *Error {
 
 func mismatch(format string, args ...any) *Error {
 	return Errorf(KindInvalid, CodeIdentifierMismatch, MethodPerson, format, args...)
+}
+
+// containsCardNumberIn applies the card-number-in-text rule to one field;
+// a phone number gets the phone variant, which spares long mobile numbers.
+func containsCardNumberIn(rec any, f stringField) bool {
+	if c, ok := rec.(*Communication); ok && f.info.name == "value" && c.Type.Valid && c.Type.Value == CommPhone {
+		return ContainsCardNumberInPhone(f.value)
+	}
+	return ContainsCardNumber(f.value)
 }

@@ -1,0 +1,101 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// CardLinkVersion is the first contract version with personCardLink.
+const CardLinkVersion = "1.8.2"
+
+// ServerVersion is what GET /version reports.
+type ServerVersion struct {
+	Contract string `json:"version"`                   // contract version, e.g. "1.8.2.6"
+	Wayfarer string `json:"wayfarerVersion,omitempty"` // the server's own build; empty for other servers
+}
+
+// AtLeast reports whether the contract version is v or later. An
+// unreadable version is never at least anything.
+func (v ServerVersion) AtLeast(min string) bool {
+	a, ok1 := parseVersion(v.Contract)
+	b, ok2 := parseVersion(min)
+	return ok1 && ok2 && compareVersions(a, b) >= 0
+}
+
+// CardLinks reports whether the server speaks the personCardLink shape.
+func (v ServerVersion) CardLinks() bool { return v.AtLeast(CardLinkVersion) }
+
+// Version reads GET /version once and keeps the answer (§9.5: a client
+// checks its target's version before using the 1.8.2 card shape).
+func (c *Client) Version(ctx context.Context) (ServerVersion, error) {
+	c.mu.Lock()
+	cached := c.version
+	c.mu.Unlock()
+	if cached != nil {
+		return *cached, nil
+	}
+	var v ServerVersion
+	if err := c.send(ctx, http.MethodGet, "/version", nil, "", nil, &v); err != nil {
+		return ServerVersion{}, err
+	}
+	if _, ok := parseVersion(v.Contract); !ok {
+		return ServerVersion{}, fmt.Errorf("wayfarer version: unreadable contract version %q", v.Contract)
+	}
+	c.mu.Lock()
+	c.version = &v
+	c.mu.Unlock()
+	return v, nil
+}
+
+// requireCardLinks refuses to go on against a server older than 1.8.2.
+func (c *Client) requireCardLinks(ctx context.Context) error {
+	v, err := c.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if !v.CardLinks() {
+		return fmt.Errorf("%w: the server reports %s; this client saves persons only in the 1.8.2 personCardLink shape, which an older server would misread",
+			ErrServerTooOld, v.Contract)
+	}
+	return nil
+}
+
+func parseVersion(s string) ([]int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, false
+	}
+	parts := strings.Split(s, ".")
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// compareVersions pads the shorter version with zeros.
+func compareVersions(a, b []int) int {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y int
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,34 @@
+package app
+
+import (
+	"errors"
+
+	"wayfarer/internal/sqlstore"
+	"wayfarer/internal/vault"
+	"wayfarer/internal/wayfarer"
+)
+
+// ErrNoCardKey says how to give an instance its card vault key.
+var ErrNoCardKey = errors.New("no card encryption key: set --card-key-file or WAYFARER_CARD_KEYS (serve --demo on SQLite creates <db>.cardkey)")
+
+// HasCardKey reports whether the configuration names a card vault key.
+func (c Config) HasCardKey() bool { return c.CardKeys != "" || c.CardKeyFile != "" }
+
+// cardSealer loads the card vault from the key file or the environment,
+// never from the database. Without a key, card numbers cannot be sealed or
+// opened and saving a credit card fails; serve refuses to start that way.
+func cardSealer(cfg Config) (wayfarer.CardSealer, error) {
+	if !cfg.HasCardKey() {
+		return noKeySealer{}, nil
+	}
+	ring, err := vault.LoadRing(cfg.CardKeyFile, cfg.CardKeys)
+	if err != nil {
+		return nil, err
+	}
+	return sqlstore.VaultSealer{Ring: ring}, nil
+}
+
+type noKeySealer struct{}
+
+func (noKeySealer) Seal(int64, string) (string, []byte, error) { return "", nil, ErrNoCardKey }
+func (noKeySealer) Open(int64, string, []byte) (string, error) { return "", ErrNoCardKey }

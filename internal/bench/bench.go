@@ -1,0 +1,323 @@
+// Package bench measures the person search: each query over HTTP (the real
+// server on a loopback port, token checked, JSON written and read) and the
+// same query run directly on the database (sqlstore.SearchPersons with the
+// decoded criteria), in the same run, so their ratio is the cost of the
+// HTTP layer. `wayfarer bench` runs it; BENCHMARKS.md records its output.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"wayfarer/internal/app"
+	"wayfarer/internal/demo"
+	whttp "wayfarer/internal/http"
+	"wayfarer/internal/wayfarer"
+)
+
+// Query is one benchmarked search: a personSearch body run as a demo user.
+type Query struct {
+	Name string
+	User string // demo user of agency DEMO: "admin" or "agent"
+	Body string
+}
+
+// Queries are the searches of issue 4 item 8. Each asks for a page of 50
+// rows, as a client paging through results does; (a) is also measured
+// without rowCount, the whole result in one answer.
+var Queries = []Query{
+	{"a: lastName StartingWith Abl", "admin",
+		`{"lastName":{"value":["Abl"],"compareCondition":5},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"a, all rows: lastName StartingWith Abl", "admin",
+		`{"lastName":{"value":["Abl"],"compareCondition":5},"includeCols":["recNo","name"]}`},
+	{"b: as a, OnlySelf agent", "agent",
+		`{"lastName":{"value":["Abl"],"compareCondition":5},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"c: commValue Contains e-mail fragment", "admin",
+		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"d: deep page, startingRow 100000", "admin",
+		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+}
+
+// Config is what a run takes.
+type Config struct {
+	App         app.Config    // the database and its keys
+	Persons     int           // top the DEMO agency up to this many persons first (0: as it is)
+	Duration    time.Duration // per query, mode and concurrency (default 5s)
+	Warmup      time.Duration // before each measurement (default 1s)
+	Concurrency []int         // default 1 and 16
+	Queries     []Query       // default Queries
+	Progress    io.Writer     // the loader's progress bar and a line per measurement; nil: quiet
+}
+
+// Result is one measurement.
+type Result struct {
+	Query       string
+	Mode        string // "http" or "direct"
+	Concurrency int
+	Requests    int
+	Rows        int // rows of one answer
+	P50, P99    time.Duration
+	Throughput  float64 // requests per second
+}
+
+// Report is a run's results and where they were measured.
+type Report struct {
+	Engine     string
+	Persons    int64
+	Started    time.Time
+	GoVersion  string
+	CPUs       int
+	Results    []Result
+	Duration   time.Duration
+	Setup      string
+	QueryTexts []Query
+}
+
+// Run prepares the database and measures every query.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Duration <= 0 {
+		cfg.Duration = 5 * time.Second
+	}
+	if cfg.Warmup <= 0 {
+		cfg.Warmup = time.Second
+	}
+	if len(cfg.Concurrency) == 0 {
+		cfg.Concurrency = []int{1, 16}
+	}
+	if len(cfg.Queries) == 0 {
+		cfg.Queries = Queries
+	}
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := app.Open(ctx, cfg.App, log, wayfarer.SystemClock{})
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	if err := demo.Seed(ctx, a.Admin, a.DB); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	var sealer wayfarer.CardSealer
+	if cfg.App.HasCardKey() {
+		sealer = a.Server.Persons.Sealer
+	}
+	if cfg.Persons > 0 {
+		fmt.Fprintf(progress, "loading DEMO up to %d persons\n", cfg.Persons)
+		start := time.Now()
+		added, err := demo.LoadPersons(ctx, a.DB, demo.Alias, cfg.Persons, sealer, progress)
+		if err != nil {
+			return nil, fmt.Errorf("load persons: %w", err)
+		}
+		if added > 0 {
+			fmt.Fprintf(progress, "added %d persons in %s\n", added, time.Since(start).Round(time.Second))
+		}
+	}
+	ag, err := a.DB.AgencyByAlias(ctx, demo.Alias)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Engine: a.DB.Dialect.Name, Started: time.Now().UTC(), GoVersion: runtime.Version(),
+		CPUs: runtime.NumCPU(), Duration: cfg.Duration, QueryTexts: cfg.Queries}
+	if rep.Persons, err = a.DB.CountPersons(ctx, ag.ID); err != nil {
+		return nil, err
+	}
+
+	// The real server on loopback, with keep-alive connections.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- whttp.Run(runCtx, srv, l, "", "", 5*time.Second) }()
+	defer func() { stop(); <-done }()
+	base := "http://" + l.Addr().String()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}, Timeout: 5 * time.Minute}
+
+	tokens := map[string]string{}
+	scopes := map[string]wayfarer.Scope{}
+	for _, q := range cfg.Queries {
+		if _, ok := tokens[q.User]; ok {
+			continue
+		}
+		tok, err := login(ctx, client, base, q.User)
+		if err != nil {
+			return nil, err
+		}
+		sess, _, err := a.Login.Authenticate(ctx, tok)
+		if err != nil {
+			return nil, err
+		}
+		tokens[q.User], scopes[q.User] = tok, sess.PersonScope()
+	}
+
+	for _, q := range cfg.Queries {
+		crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q.Name, err)
+		}
+		direct := func(ctx context.Context) (int, error) {
+			res, err := a.DB.SearchPersons(ctx, scopes[q.User], crit)
+			if err != nil {
+				return 0, err
+			}
+			return len(res.Rows), nil
+		}
+		overHTTP := func(ctx context.Context) (int, error) {
+			return post(ctx, client, base, tokens[q.User], q.Body)
+		}
+		for _, c := range cfg.Concurrency {
+			for _, m := range []struct {
+				mode string
+				f    func(context.Context) (int, error)
+			}{{"direct", direct}, {"http", overHTTP}} {
+				r, err := measure(ctx, m.f, c, cfg.Warmup, cfg.Duration)
+				if err != nil {
+					return nil, fmt.Errorf("%s (%s, %d): %w", q.Name, m.mode, c, err)
+				}
+				r.Query, r.Mode, r.Concurrency = q.Name, m.mode, c
+				rep.Results = append(rep.Results, r)
+				fmt.Fprintf(progress, "%-42s %-6s c=%-2d p50 %8s  p99 %8s  %8.1f req/s  (%d rows)\n",
+					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows)
+			}
+		}
+	}
+	return rep, nil
+}
+
+// measure runs f on c workers for warmup, then for d, and summarizes the
+// second period.
+func measure(ctx context.Context, f func(context.Context) (int, error), c int, warmup, d time.Duration) (Result, error) {
+	var res Result
+	run := func(d time.Duration, record bool) ([]time.Duration, error) {
+		var mu sync.Mutex
+		var all []time.Duration
+		var firstErr atomic.Value
+		var rows atomic.Int64
+		deadline := time.Now().Add(d)
+		var wg sync.WaitGroup
+		for range c {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var mine []time.Duration
+				for time.Now().Before(deadline) && ctx.Err() == nil {
+					t := time.Now()
+					n, err := f(ctx)
+					if err != nil {
+						firstErr.CompareAndSwap(nil, err)
+						return
+					}
+					mine = append(mine, time.Since(t))
+					rows.Store(int64(n))
+				}
+				if record {
+					mu.Lock()
+					all = append(all, mine...)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if err, _ := firstErr.Load().(error); err != nil {
+			return nil, err
+		}
+		res.Rows = int(rows.Load())
+		return all, ctx.Err()
+	}
+	if _, err := run(warmup, false); err != nil {
+		return res, err
+	}
+	start := time.Now()
+	all, err := run(d, true)
+	if err != nil {
+		return res, err
+	}
+	elapsed := time.Since(start)
+	slices.Sort(all)
+	res.Requests = len(all)
+	if len(all) > 0 {
+		res.P50 = percentile(all, 50)
+		res.P99 = percentile(all, 99)
+	}
+	res.Throughput = float64(len(all)) / elapsed.Seconds()
+	return res, nil
+}
+
+// percentile is the nearest-rank percentile of sorted durations.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	k := (len(sorted)*p + 99) / 100
+	return sorted[max(k-1, 0)]
+}
+
+func login(ctx context.Context, client *http.Client, base, user string) (string, error) {
+	for _, l := range demo.Logins {
+		if l.Alias != demo.Alias || l.User != user {
+			continue
+		}
+		body := fmt.Sprintf(`{"alias":%q,"userName":%q,"password":%q}`, l.Alias, l.User, l.Password)
+		req, err := http.NewRequestWithContext(ctx, "POST", base+"/login", bytes.NewBufferString(body))
+		if err != nil {
+			return "", err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		var out struct{ IdentityToken string }
+		if err := decodeJSON(resp.Body, &out); err != nil || resp.StatusCode != 200 {
+			return "", fmt.Errorf("login %s: status %d %v", user, resp.StatusCode, err)
+		}
+		return out.IdentityToken, nil
+	}
+	return "", fmt.Errorf("no demo user %q", user)
+}
+
+// post sends one search and reads the whole answer, counting its rows.
+func post(ctx context.Context, client *http.Client, base, token, body string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", base+"/personSearch", bytes.NewBufferString(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != 200 {
+		return 0, fmt.Errorf("status %d: %s", resp.StatusCode, b)
+	}
+	// Rows are objects in a flat array: count the opening braces of rows.
+	return bytes.Count(b, []byte("},{")) + boolInt(len(b) > 2), nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }

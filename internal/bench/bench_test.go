@@ -1,0 +1,121 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfarer/internal/app"
+	"wayfarer/internal/demo"
+	"wayfarer/internal/testserver"
+	"wayfarer/internal/wayfarer"
+)
+
+func TestRunSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads persons")
+	}
+	var progress bytes.Buffer
+	cfg := Config{
+		App:         app.Config{DB: filepath.Join(t.TempDir(), "bench.db"), CardKeys: testserver.TestCardKeys, PasswordParams: testserver.CheapPasswords},
+		Persons:     3000,
+		Duration:    100 * time.Millisecond,
+		Warmup:      10 * time.Millisecond,
+		Concurrency: []int{1, 4},
+		Progress:    &progress,
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Persons != 3000 || len(rep.Results) != len(Queries)*2*2 {
+		t.Fatalf("persons %d, results %d", rep.Persons, len(rep.Results))
+	}
+	for _, r := range rep.Results {
+		if r.Requests == 0 || r.P50 <= 0 || r.P99 < r.P50 {
+			t.Errorf("%+v", r)
+		}
+	}
+	// HTTP and direct agree on the rows
+	for i := 0; i+1 < len(rep.Results); i += 2 {
+		if d, h := rep.Results[i], rep.Results[i+1]; d.Rows != h.Rows {
+			t.Errorf("%s: direct %d rows, http %d", d.Query, d.Rows, h.Rows)
+		}
+	}
+	var md bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "| a: lastName StartingWith Abl | 1 |") {
+		t.Errorf("markdown: %v\n%s", err, md.String())
+	}
+	// a second run adds nothing
+	cfg.Duration, cfg.Concurrency, cfg.Queries = 10*time.Millisecond, []int{1}, Queries[:1]
+	progress.Reset()
+	if _, err := Run(context.Background(), cfg); err != nil || strings.Contains(progress.String(), "added") {
+		t.Errorf("second run: %v %s", err, progress.String())
+	}
+}
+
+// TestBenchmarkRun is the full benchmark, run on demand:
+//
+//	WAYFARER_BENCH_DB=/tmp/bench.db WAYFARER_BENCH_PERSONS=1000000 go test ./internal/bench -run TestBenchmarkRun -v -timeout 2h
+func TestBenchmarkRun(t *testing.T) {
+	dbPath := os.Getenv("WAYFARER_BENCH_DB")
+	if dbPath == "" {
+		t.Skip("WAYFARER_BENCH_DB not set")
+	}
+	n, _ := strconv.Atoi(os.Getenv("WAYFARER_BENCH_PERSONS"))
+	d, _ := time.ParseDuration(os.Getenv("WAYFARER_BENCH_DURATION"))
+	rep, err := Run(context.Background(), Config{App: app.Config{DB: dbPath, CardKeys: testserver.TestCardKeys},
+		Persons: n, Duration: d, Progress: os.Stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.WriteMarkdown(os.Stdout)
+}
+
+// go test -bench: the queries of Queries on a smaller data set (20,000
+// persons, or WAYFARER_BENCH_PERSONS), directly and over HTTP.
+//
+//	go test ./internal/bench -run '^$' -bench . -benchtime 200x
+func BenchmarkSearch(b *testing.B) {
+	n := 20000
+	if v, err := strconv.Atoi(os.Getenv("WAYFARER_BENCH_PERSONS")); err == nil && v > 0 {
+		n = v
+	}
+	s := testserver.Start(b, testserver.Options{})
+	ctx := context.Background()
+	if _, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, n, s.App.Server.Persons.Sealer, nil); err != nil {
+		b.Fatal(err)
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	for _, q := range Queries {
+		tok := s.LoginDemo(b, q.User)
+		sess, _, err := s.App.Login.Authenticate(ctx, tok)
+		if err != nil {
+			b.Fatal(err)
+		}
+		crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q.Name+"/direct", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.Name+"/http", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := post(ctx, client, s.URL, tok, q.Body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,53 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
+
+// WriteMarkdown writes the report as the tables of BENCHMARKS.md: per
+// query and concurrency, direct and HTTP side by side with their ratio
+// (HTTP p50 over direct p50).
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Engine %s, %d persons in DEMO, %s, %d CPUs, %s per measurement, started %s.\n\n",
+		r.Engine, r.Persons, r.GoVersion, r.CPUs, r.Duration, r.Started.Format("2006-01-02 15:04 MST"))
+	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | ratio p50 | ratio req/s |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	type key struct {
+		q string
+		c int
+	}
+	byKey := map[key]map[string]Result{}
+	var order []key
+	for _, res := range r.Results {
+		k := key{res.Query, res.Concurrency}
+		if byKey[k] == nil {
+			byKey[k] = map[string]Result{}
+			order = append(order, k)
+		}
+		byKey[k][res.Mode] = res
+	}
+	for _, k := range order {
+		d, h := byKey[k]["direct"], byKey[k]["http"]
+		ratio, tput := "-", "-"
+		if d.P50 > 0 {
+			ratio = fmt.Sprintf("%.2f", float64(h.P50)/float64(d.P50))
+		}
+		if h.Throughput > 0 {
+			tput = fmt.Sprintf("%.2f", d.Throughput/h.Throughput)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s |\n",
+			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ratio, tput)
+	}
+	b.WriteString("\nQueries (personSearch bodies):\n\n")
+	for _, q := range r.QueryTexts {
+		fmt.Fprintf(&b, "- %s, as `%s`: `%s`\n", q.Name, q.User, q.Body)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,153 @@
+package demo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"wayfarer/internal/demo"
+	"wayfarer/internal/testserver"
+	"wayfarer/internal/wayfarer"
+)
+
+func TestDemoPersons(t *testing.T) {
+	s := testserver.Start(t, testserver.Options{})
+	ctx := context.Background()
+	sealer := s.App.Server.Persons.Sealer
+	db := s.App.DB
+	ag, err := db.AgencyByAlias(ctx, demo.Alias)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.CountPersons(ctx, ag.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 { // unless the app's demo seeding did it already
+		created, err := demo.SeedPersons(ctx, db, sealer)
+		if err != nil || created != demo.DemoPersonCount {
+			t.Fatalf("seed: %d %v", created, err)
+		}
+	}
+	if again, err := demo.SeedPersons(ctx, db, sealer); err != nil || again != 0 {
+		t.Fatalf("seeding twice added %d (%v)", again, err)
+	}
+	refs, err := demo.LoadPersonRefs(ctx, db, ag.ID, sealer)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Deterministic: the same seed and index give the same person.
+	a, _ := demo.GeneratePerson(7, 42, refs)
+	b, _ := demo.GeneratePerson(7, 42, refs)
+	for _, p := range []*demo.BulkPerson{&a, &b} {
+		for k := range p.Cards {
+			p.Cards[k].Cipher = nil
+		}
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("generation is not deterministic")
+	}
+
+	// Who sees what: scopes as the demo users have them.
+	scopes := map[string]wayfarer.Scope{
+		"admin":  {AgencyID: ag.ID},
+		"agent":  {AgencyID: ag.ID, OnlySelf: true, AdvisorIDs: []int64{refs.Advisors[0].ID}, OnlyBranch: true, BranchID: &refs.Main},
+		"branch": {AgencyID: ag.ID, OnlyBranch: true, BranchID: &refs.Harbor},
+	}
+	seen := map[string]int{}
+	var ken, sue, hale int64
+	var credit, loyalty, docs, tags, actions int
+	advisors := map[int64]bool{}
+	branches := map[int64]bool{}
+	for recNo := int64(1); recNo <= demo.DemoPersonCount+20; recNo++ {
+		for user, sc := range scopes {
+			p, err := db.LoadPerson(ctx, sc, recNo)
+			if err != nil {
+				continue
+			}
+			seen[user]++
+			if user != "admin" {
+				continue
+			}
+			name := fmt.Sprintf("%s/%s", p.LastName.Value, p.FirstName.Value)
+			if p.MiddleName.Valid {
+				name += " " + p.MiddleName.Value
+			}
+			switch name {
+			case "Abler/Ken":
+				ken = recNo
+			case "Abler/Sue":
+				sue = recNo
+			case "Abler/Hale Nicole":
+				hale = recNo
+			}
+			advisors[p.AdvisorProfileRecNo.Value] = true
+			branches[p.BranchRecNo.Value] = true
+			for _, l := range p.PersonCardLink {
+				switch l.Card.Type.Value {
+				case 1:
+					credit++
+					if !wayfarer.IsMaskedCardNumber(l.Card.CardNumber.Value) || l.Card.Sealed == nil {
+						t.Fatalf("credit card stored in clear: %+v", l.Card)
+					}
+				case 2:
+					loyalty++
+				case 3:
+					docs++
+				}
+			}
+			tags += len(p.PersonTag)
+			actions += len(p.PersonActionItemLink)
+			if len(p.PersonCommunicationLink) < 2 {
+				t.Fatalf("person %d lacks communications", recNo)
+			}
+		}
+	}
+	if seen["admin"] != demo.DemoPersonCount || ken == 0 || sue == 0 || hale == 0 {
+		t.Fatalf("admin sees %d; Ken %d Sue %d Hale %d", seen["admin"], ken, sue, hale)
+	}
+	for _, u := range []string{"agent", "branch"} {
+		if seen[u] == 0 || seen[u] >= seen["admin"] {
+			t.Fatalf("%s sees %d of %d", u, seen[u], seen["admin"])
+		}
+	}
+	if len(advisors) < 3 || len(branches) < 2 || credit < 100 || loyalty < 100 || docs < 100 || tags < 50 || actions < 100 {
+		t.Fatalf("spread: advisors %d branches %d credit %d loyalty %d docs %d tags %d actions %d",
+			len(advisors), len(branches), credit, loyalty, docs, tags, actions)
+	}
+
+	// Through the server: the agent sees Ken but not Sue or Hale; the branch user Sue but not Ken.
+	get := func(user string, recNo int64, query string) *testserver.Response {
+		return s.Do(t, "GET", fmt.Sprintf("/person/%d%s", recNo, query), nil, testserver.Bearer(s.LoginDemo(t, user))...)
+	}
+	for _, c := range []struct {
+		user   string
+		recNo  int64
+		status int
+	}{{"agent", ken, 200}, {"agent", sue, 404}, {"agent", hale, 404}, {"branch", sue, 200}, {"branch", ken, 404}, {"admin", hale, 200}} {
+		if r := get(c.user, c.recNo, ""); r.Status != c.status {
+			t.Errorf("%s GET %d: %d, want %d", c.user, c.recNo, r.Status, c.status)
+		}
+	}
+	// Demo card numbers decrypt for the admin.
+	r := get("admin", ken, "?decrypt=true")
+	var ps []wayfarer.Person
+	if err := json.Unmarshal(r.Body, &ps); err != nil || len(ps) != 1 {
+		t.Fatalf("%s", r.Body)
+	}
+	found := false
+	for _, l := range ps[0].PersonCardLink {
+		if l.Card.Type.Value == 1 {
+			if _, _, err := wayfarer.ValidateCreditCardNumber(l.Card.CardNumber.Value); err != nil {
+				t.Fatalf("decrypted %v", err)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("Ken has no credit card")
+	}
+}
