@@ -2,8 +2,8 @@ package app
 
 import (
 	"errors"
+	"strconv"
 
-	"wayfarer/internal/sqlstore"
 	"wayfarer/internal/vault"
 	"wayfarer/internal/wayfarer"
 )
@@ -25,7 +25,26 @@ func cardSealer(cfg Config) (wayfarer.CardSealer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlstore.VaultSealer{Ring: ring}, nil
+	return vaultSealer{ring}, nil
+}
+
+// vaultSealer is the core's CardSealer over the card vault. Ciphertexts are
+// bound to their agency ("agency:<id>"): a number copied into another
+// agency's row does not decrypt there.
+type vaultSealer struct{ ring *vault.Ring }
+
+func cardAAD(agencyID int64) []byte { return []byte("agency:" + strconv.FormatInt(agencyID, 10)) }
+
+func (s vaultSealer) Seal(agencyID int64, digits string) (string, []byte, error) {
+	return s.ring.Encrypt([]byte(digits), cardAAD(agencyID))
+}
+
+func (s vaultSealer) Open(agencyID int64, keyID string, cipher []byte) (string, error) {
+	pt, err := s.ring.Decrypt(keyID, cipher, cardAAD(agencyID))
+	if err != nil {
+		return "", err
+	}
+	return string(pt), nil
 }
 
 type noKeySealer struct{}

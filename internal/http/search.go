@@ -1,8 +1,8 @@
 package http
 
 import (
+	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"wayfarer/internal/wayfarer"
@@ -76,7 +76,21 @@ func attachment(name string) string {
 	}, safe)
 	v := `attachment; filename="` + ascii + `"`
 	if ascii != safe {
-		v += "; filename*=UTF-8''" + url.PathEscape(safe)
+		v += "; filename*=UTF-8''" + rfc5987(safe)
 	}
 	return v
+}
+
+// rfc5987 percent-encodes every byte but the attr-chars of RFC 5987.
+func rfc5987(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }

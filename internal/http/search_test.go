@@ -155,6 +155,8 @@ func TestSearchOtherParameters(t *testing.T) {
 			{"birthday months", `"birthdayMonthFrom":3,"birthdayMonthTo":6`, []string{"Ab%le/Pct", "Able/Anna"}},
 			{"birthday dates wrapping the year", `"birthdayMonthFrom":12,"birthdayDayFrom":20,"birthdayMonthTo":1,"birthdayDayTo":10`,
 				[]string{"Abler/Hale Nicole", "Abler/Ken"}},
+			{"birthday dates wrapping within one month", `"birthdayMonthFrom":12,"birthdayDayFrom":26,"birthdayMonthTo":12,"birthdayDayTo":24`,
+				[]string{"/Bob", "Ab%le/Pct", "Able/Anna", "Abler/Hale Nicole", "O'Neil/Zoe"}},
 			{"birthday days wrapping the month", `"birthdayDayFrom":28,"birthdayDayTo":2`, []string{"/Bob", "O'Neil/Zoe"}},
 			{"birthday from only", `"birthdayMonthFrom":12,"birthdayDayFrom":2`, []string{"Abler/Ken"}},
 			{"createDateTimeFrom date", `"createDateTimeFrom":{"date":"2024-08-10"}`, []string{"/Nolast", "A_bler/Under"}},
@@ -430,6 +432,10 @@ func TestSearchCSV(t *testing.T) {
 		r = s.Do(t, "POST", "/personSearch", `{"reportFormat":true,"reportName":"../x\"y.CSV"}`, testserver.Bearer(tok)...)
 		if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename=".._x_y.CSV"` {
 			t.Errorf("unsafe name: %q", cd)
+		}
+		r = s.Do(t, "POST", "/personSearch", `{"reportFormat":true,"reportName":"Übersicht (1)"}`, testserver.Bearer(tok)...)
+		if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="_bersicht (1).csv"; filename*=UTF-8''%C3%9Cbersicht%20%281%29.csv` {
+			t.Errorf("non-ASCII name: %q", cd)
 		}
 	})
 }

@@ -177,9 +177,11 @@ func (d Dialect) FoldPrefix(col, prefix string) Expr {
 	return E(f+" >= lower(?) AND "+f+" < lower(?)", prefix, prefix+maxCodePoint)
 }
 
-// FoldContains is a case-insensitive substring test.
+// FoldContains is a case-insensitive substring test. LIKE does not depend
+// on the collation, so it tests lower(col) itself, the expression a
+// PostgreSQL trigram index holds.
 func (d Dialect) FoldContains(col, sub string) Expr {
-	return E(d.Fold(col)+` LIKE lower(?) ESCAPE '\'`, "%"+EscapeLike(sub)+"%")
+	return E("lower("+col+`) LIKE lower(?) ESCAPE '\'`, "%"+EscapeLike(sub)+"%")
 }
 
 // Select is a SELECT statement assembled from fragments.

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"wayfarer/internal/wayfarer"
 )
@@ -167,9 +169,6 @@ func (d Dialect) StringCond(col string, p wayfarer.StringParam) Expr {
 	if neg {
 		return Or(E(col+" IS NULL"), Not(e))
 	}
-	if len(p.Values) > 1 {
-		e = Wrap("(", e, ")")
-	}
 	return e
 }
 
@@ -231,9 +230,14 @@ func birthdayCond(b wayfarer.BirthdayRange) Expr {
 	case b.HasMonths() && b.HasDays():
 		ml, mh := b.Months()
 		kl, kh := b.Keys()
-		// The month bound alone lets an index on (month, day) narrow the scan.
-		return And(wrapped("p.birthday_month", ml, mh), E("p.birthday_day IS NOT NULL"),
-			wrapped("(p.birthday_month * 100 + p.birthday_day)", kl, kh))
+		// The months alone let an index on (month, day) narrow the scan.
+		// Whether they wrap follows the dates: (2, 14) to (2, 6) is all
+		// of the year but a week, every month included.
+		months := E("p.birthday_month BETWEEN ? AND ?", ml, mh)
+		if kl > kh {
+			months = E("(p.birthday_month >= ? OR p.birthday_month <= ?)", ml, mh)
+		}
+		return And(months, E("p.birthday_day IS NOT NULL"), wrapped("(p.birthday_month * 100 + p.birthday_day)", kl, kh))
 	case b.HasMonths():
 		ml, mh := b.Months()
 		return wrapped("p.birthday_month", ml, mh)
@@ -284,8 +288,16 @@ const (
 	existsCommFrom = "EXISTS (SELECT 1 FROM communication cm WHERE cm.agency_id = p.agency_id AND cm.person_id = p.rec_no AND "
 )
 
+// searchOptions are choices made before building the statement.
+type searchOptions struct {
+	// commMatch is an FTS5 query for communication_trigram (SQLite) whose
+	// few matches hold every communication that can pass the commValue
+	// filter; empty: test the communications person by person.
+	commMatch string
+}
+
 // searchWhere is every condition on the persons: agency, scope, filters.
-func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria) []Expr {
+func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []Expr {
 	w := []Expr{E("p.agency_id = ?", sc.AgencyID)}
 	if sc.OnlySelf {
 		w = append(w, In("p.advisor_profile_id", sc.AdvisorIDs)) // no advisors: false
@@ -328,7 +340,16 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria) []Exp
 	permit(c.EmailPermitMarketing, 2)
 	permit(c.PhonePermitMarketing, 1)
 	if c.FiltersComms() {
-		w = append(w, Wrap(existsCommFrom, And(commConds(d, c)...), ")"))
+		if opt.commMatch != "" {
+			// Few candidates in the trigram index: start from them. The
+			// subquery is uncorrelated, so it runs once.
+			conds := And(commConds(d, c)...)
+			w = append(w, Expr{SQL: "p.rec_no IN (SELECT cm.person_id FROM communication cm WHERE cm.agency_id = ? AND " +
+				"cm.rec_no IN (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ?) AND " + conds.SQL + ")",
+				Args: append([]any{sc.AgencyID, opt.commMatch}, conds.Args...)})
+		} else {
+			w = append(w, Wrap(existsCommFrom, And(commConds(d, c)...), ")"))
+		}
 	}
 	// Child filters whose child is shown become the inner join's condition
 	// (searchJoins); the others are EXISTS tests.
@@ -460,7 +481,7 @@ type searchQuery struct {
 	count Expr
 }
 
-func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria) searchQuery {
+func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) searchQuery {
 	d := db.Dialect
 	var cols []Expr
 	for i, col := range c.Columns {
@@ -474,7 +495,7 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria) searchQ
 		Columns: cols,
 		From:    E("person p"),
 		Joins:   searchJoins(d, c),
-		Where:   searchWhere(d, sc, c),
+		Where:   searchWhere(d, sc, c, opt),
 	}
 	order := searchOrder(d, c)
 
@@ -527,7 +548,6 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria) searchQ
 
 // SearchPersons runs a person search within the scope.
 func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (*wayfarer.SearchResult, error) {
-	q := db.buildSearch(sc, c)
 	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 	if c.TopRows > 0 && c.StartingRow >= c.TopRows {
 		if c.HasColumn("summaryCount") {
@@ -536,12 +556,18 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		return res, nil
 	}
 	handle := db.Reader(c.ReadOnlyIntent)
+	opt, err := db.searchOptions(ctx, handle, c)
+	if err != nil {
+		return nil, err
+	}
+	q := db.buildSearch(sc, c, opt)
 	needCount := c.HasColumn("summaryCount")
 	query, args := q.rows.Build(db.Dialect)
-	st, err := searchStmts.get(ctx, handle, query)
+	st, release, err := preparedStmts.get(ctx, handle, query)
 	if err != nil {
 		return nil, fmt.Errorf("person search: %w", err)
 	}
+	defer release()
 	var tx *sql.Tx
 	if needCount {
 		// One snapshot for the rows and their count.
@@ -658,4 +684,56 @@ func searchValue(col wayfarer.SearchColumn, v any) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("unexpected %T", v)
+}
+
+// trigramLimit is the most candidate communications for which a search
+// starts from the trigram index. Beyond it the matches are common, and
+// walking the persons in result order finds a page of them sooner.
+const trigramLimit = 2000
+
+// searchOptions probes, on SQLite, how many communications the trigram
+// index offers for a positive commValue filter.
+func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (searchOptions, error) {
+	var opt searchOptions
+	if db.Dialect.Numbered {
+		return opt, nil // PostgreSQL plans with its own trigram index
+	}
+	match := trigramQuery(c.CommValue)
+	if match == "" {
+		return opt, nil
+	}
+	st, release, err := db.prepared(ctx, handle, "SELECT count(*) FROM (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?)")
+	if err != nil {
+		return opt, fmt.Errorf("person search: trigram probe: %w", err)
+	}
+	defer release()
+	var n int
+	if err := st.QueryRowContext(ctx, match, trigramLimit+1).Scan(&n); err != nil {
+		return opt, fmt.Errorf("person search: trigram probe: %w", err)
+	}
+	if n <= trigramLimit {
+		opt.commMatch = match
+	}
+	return opt, nil
+}
+
+// trigramQuery is the FTS5 query whose matches include every value the
+// parameter's positive condition accepts: each value as a quoted phrase
+// (a substring to the trigram tokenizer, case folded), OR-ed. It is empty
+// when the index cannot help: a negative or blank condition, or a value
+// shorter than a trigram.
+func trigramQuery(p wayfarer.StringParam) string {
+	switch p.Cond {
+	case wayfarer.StrEqual, wayfarer.StrIn, wayfarer.StrStartingWith, wayfarer.StrContains:
+	default:
+		return ""
+	}
+	var phrases []string
+	for _, v := range p.Values {
+		if utf8.RuneCountInString(v) < 3 {
+			return ""
+		}
+		phrases = append(phrases, `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+	}
+	return strings.Join(phrases, " OR ")
 }

@@ -488,3 +488,20 @@ func TestSearchResultJSONAndCSV(t *testing.T) {
 		t.Errorf("csv\n got %q\nwant %q", b.String(), wantCSV)
 	}
 }
+
+func TestSearchParamNamesComplete(t *testing.T) {
+	if len(SearchParamNames) != len(srSearchParamsForTest()) {
+		t.Errorf("%d names, %d decoders", len(SearchParamNames), len(srSearchParamsForTest()))
+	}
+	for _, n := range SearchParamNames {
+		if _, ok := srSearchParamsForTest()[strings.ToLower(n)]; !ok {
+			t.Errorf("no decoder for %s", n)
+		}
+	}
+	// contract §2.4 lists 48 parameters
+	if len(SearchParamNames) != 48 {
+		t.Errorf("%d parameters, contract §2.4 has 48", len(SearchParamNames))
+	}
+}
+
+func srSearchParamsForTest() map[string]srParamDecoder { return searchParams }
