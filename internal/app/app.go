@@ -20,6 +20,7 @@ import (
 // Config is everything an instance is configured by.
 type Config struct {
 	DB, DBReplica    string
+	DBMaxConns       int    // pool size per database handle (default 16)
 	TokenKey         string // HMAC key for identity tokens; empty: generated once and kept in the database
 	TokenLifetime    time.Duration
 	MaxFailures      int
@@ -50,6 +51,9 @@ func (c *Config) Defaults() {
 	if c.PasswordParams == (password.Params{}) {
 		c.PasswordParams = password.DefaultParams
 	}
+	if c.DBMaxConns == 0 {
+		c.DBMaxConns = 16
+	}
 	if c.HashConcurrency == 0 {
 		c.HashConcurrency = 4
 	}
@@ -72,6 +76,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Cloc
 	if err != nil {
 		return nil, err
 	}
+	db.SetMaxConns(cfg.DBMaxConns)
 	a, err := wire(ctx, db, cfg, log, clock)
 	if err != nil {
 		db.Close()

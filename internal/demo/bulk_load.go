@@ -51,7 +51,7 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		persons []BulkPerson
+		persons []sqlstore.BulkPerson
 		err     error
 	}
 	// One channel per batch keeps the batches in order while workers race.
@@ -70,7 +70,7 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem }()
-				ps := make([]BulkPerson, hi-lo)
+				ps := make([]sqlstore.BulkPerson, hi-lo)
 				for i := range ps {
 					p, err := GeneratePerson(DemoPersonSeed, lo+i, refs)
 					if err != nil {
@@ -84,36 +84,22 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 		}
 	}()
 
-	// One connection writes; on SQLite it gets a large page cache for the
-	// load (index pages of a million persons), given back afterwards.
-	conn, err := db.Primary().Conn(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer conn.Close()
-	if !db.Dialect.Numbered {
-		if _, err := conn.ExecContext(ctx, "PRAGMA cache_size = -524288"); err != nil {
-			return 0, err
-		}
-		defer conn.ExecContext(context.Background(), "PRAGMA cache_size = -2000")
-	}
 	added := 0
-	for out := range batches {
-		r := <-out
-		if r.err != nil {
-			return added, r.err
+	err = db.BulkLoad(ctx, ag.ID, func(insert func([]sqlstore.BulkPerson) error) error {
+		for out := range batches {
+			r := <-out
+			if r.err != nil {
+				return r.err
+			}
+			if err := insert(r.persons); err != nil {
+				return err
+			}
+			added += len(r.persons)
+			if bar != nil {
+				_ = bar.Add(len(r.persons))
+			}
 		}
-		if err := insertBulk(ctx, conn, db.Dialect, ag.ID, r.persons); err != nil {
-			return added, err
-		}
-		added += len(r.persons)
-		if bar != nil {
-			_ = bar.Add(len(r.persons))
-		}
-	}
-	// Fresh statistics let the planner pick the search indexes well.
-	if _, err := conn.ExecContext(ctx, "ANALYZE"); err != nil {
-		return added, fmt.Errorf("analyze: %w", err)
-	}
-	return added, nil
+		return nil
+	})
+	return added, err
 }

@@ -116,13 +116,13 @@ func SeedPersons(ctx context.Context, db *sqlstore.DB, sealer wayfarer.CardSeale
 	if err != nil {
 		return 0, err
 	}
-	persons := make([]BulkPerson, DemoPersonCount)
+	persons := make([]sqlstore.BulkPerson, DemoPersonCount)
 	for i := range persons {
 		if persons[i], err = GeneratePerson(DemoPersonSeed, i, refs); err != nil {
 			return 0, err
 		}
 	}
-	if err := InsertBulk(ctx, db, ag.ID, persons); err != nil {
+	if err := db.InsertBulkPersons(ctx, ag.ID, persons); err != nil {
 		return 0, err
 	}
 	return len(persons), nil
@@ -170,12 +170,12 @@ func ptr[T any](v T) *T { return &v }
 // a million benchmark ones alike. The first three persons of any sequence
 // are Abler/Ken (Main, Alice), Abler/Sue (Harbor, Hana) and Abler/Hale
 // Nicole (Main, Mark).
-func GeneratePerson(seed uint64, i int, refs *PersonRefs) (BulkPerson, error) {
+func GeneratePerson(seed uint64, i int, refs *PersonRefs) (sqlstore.BulkPerson, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(pct int) bool { return rng.IntN(100) < pct }
 
-	var p BulkPerson
+	var p sqlstore.BulkPerson
 	first, last := firstNames[pick(len(firstNames))], lastNames[pick(len(lastNames))]
 	var middle *string
 	if chance(20) {
@@ -233,12 +233,12 @@ func GeneratePerson(seed uint64, i int, refs *PersonRefs) (BulkPerson, error) {
 	}
 
 	// Communications: a primary phone and a primary email, sometimes a mobile.
-	p.Comms = append(p.Comms, BulkComm{Type: wayfarer.CommPhone, Value: ptr(fmt.Sprintf("+1 555 %03d %04d", pick(1000), pick(10000))),
+	p.Comms = append(p.Comms, sqlstore.BulkComm{Type: wayfarer.CommPhone, Value: ptr(fmt.Sprintf("+1 555 %03d %04d", pick(1000), pick(10000))),
 		CountryDomain: ptr("1"), CityArea: ptr("555"), IsPrimary: true, PermitMarketing: chance(40)})
-	p.Comms = append(p.Comms, BulkComm{Type: wayfarer.CommEmail, Value: ptr(emailOf(first, last, i)),
+	p.Comms = append(p.Comms, sqlstore.BulkComm{Type: wayfarer.CommEmail, Value: ptr(emailOf(first, last, i)),
 		CountryDomain: ptr("example.com"), IsPrimary: true, PermitMarketing: chance(55)})
 	if chance(30) {
-		p.Comms = append(p.Comms, BulkComm{Type: wayfarer.CommPhone, Value: ptr(fmt.Sprintf("+1 555 %03d %04d", pick(1000), pick(10000))),
+		p.Comms = append(p.Comms, sqlstore.BulkComm{Type: wayfarer.CommPhone, Value: ptr(fmt.Sprintf("+1 555 %03d %04d", pick(1000), pick(10000))),
 			UserSpecific: ptr("mobile")})
 	}
 
@@ -253,7 +253,7 @@ func GeneratePerson(seed uint64, i int, refs *PersonRefs) (BulkPerson, error) {
 		if err != nil {
 			return p, err
 		}
-		c := BulkCard{Type: wayfarer.CardTypeCreditDebit, Number: wayfarer.MaskCardNumber(digits, brand), NameOnCard: name,
+		c := sqlstore.BulkCard{Type: wayfarer.CardTypeCreditDebit, Number: wayfarer.MaskCardNumber(digits, brand), NameOnCard: name,
 			Expiration: ptr(fmt.Sprintf("%d-%02d-28", 2026+pick(6), 1+pick(12))), Token: ptr(demoToken(rng))}
 		if refs.Sealer != nil {
 			keyID, cipher, err := refs.Sealer.Seal(refs.AgencyID, digits)
@@ -269,11 +269,11 @@ func GeneratePerson(seed uint64, i int, refs *PersonRefs) (BulkPerson, error) {
 	}
 	for n := pick(3); n > 0; n-- {
 		prog := loyaltyPrograms[pick(len(loyaltyPrograms))]
-		p.Cards = append(p.Cards, BulkCard{Type: wayfarer.CardTypeLoyalty, SubType: ptr(int64(1 + pick(3))),
+		p.Cards = append(p.Cards, sqlstore.BulkCard{Type: wayfarer.CardTypeLoyalty, SubType: ptr(int64(1 + pick(3))),
 			Number: fmt.Sprintf("%s%08d", prog.prefix, pick(100000000)), Description: ptr(prog.name), NameOnCard: name})
 	}
 	if chance(35) {
-		p.Cards = append(p.Cards, BulkCard{Type: wayfarer.CardTypeTravelDocument, SubType: ptr(int64(1)),
+		p.Cards = append(p.Cards, sqlstore.BulkCard{Type: wayfarer.CardTypeTravelDocument, SubType: ptr(int64(1)),
 			Number: fmt.Sprintf("%c%08d", 'A'+rune(pick(26)), pick(100000000)), Description: ptr("Passport " + docCountries[pick(len(docCountries))]),
 			Expiration: ptr(fmt.Sprintf("%d-%02d-%02d", 2026+pick(10), 1+pick(12), 1+pick(28))), NameOnCard: name})
 	}
@@ -282,13 +282,13 @@ func GeneratePerson(seed uint64, i int, refs *PersonRefs) (BulkPerson, error) {
 	for k, tagID := range refs.Tags {
 		if chance(12) {
 			vals := tagValues[k%len(tagValues)]
-			p.Tags = append(p.Tags, BulkTag{TagID: tagID, Value: ptr(vals[pick(len(vals))])})
+			p.Tags = append(p.Tags, sqlstore.BulkTag{TagID: tagID, Value: ptr(vals[pick(len(vals))])})
 		}
 	}
 	if chance(30) || i < 3 {
 		fixed := demoEpoch.AddDate(0, 0, pick(540))
 		date := fixed.Format("2006-01-02")
-		a := BulkActionItem{Description: ptr(actionSubject[pick(len(actionSubject))]), TriggerIndex: ptr(int64(wayfarer.TriggerFixedDate)),
+		a := sqlstore.BulkActionItem{Description: ptr(actionSubject[pick(len(actionSubject))]), TriggerIndex: ptr(int64(wayfarer.TriggerFixedDate)),
 			TriggerFixedDate: &date, Date: &date}
 		if len(refs.Users) > 0 {
 			a.AppUserID = &refs.Users[pick(len(refs.Users))]
@@ -303,7 +303,7 @@ func GeneratePerson(seed uint64, i int, refs *PersonRefs) (BulkPerson, error) {
 		p.Profiles = append(p.Profiles, refs.ClientProfiles[pick(len(refs.ClientProfiles))])
 	}
 	if len(refs.MarketingElements) > 0 && chance(15) {
-		m := BulkMarketing{ElementID: refs.MarketingElements[pick(len(refs.MarketingElements))]}
+		m := sqlstore.BulkMarketing{ElementID: refs.MarketingElements[pick(len(refs.MarketingElements))]}
 		if len(refs.Affiliations) > 0 && chance(50) {
 			m.AffiliationID = refs.Affiliations[pick(len(refs.Affiliations))]
 		}

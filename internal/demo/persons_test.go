@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wayfarer/internal/demo"
+	"wayfarer/internal/sqlstore"
 	"wayfarer/internal/testserver"
 	"wayfarer/internal/wayfarer"
 )
@@ -42,7 +43,7 @@ func TestDemoPersons(t *testing.T) {
 	// Deterministic: the same seed and index give the same person.
 	a, _ := demo.GeneratePerson(7, 42, refs)
 	b, _ := demo.GeneratePerson(7, 42, refs)
-	for _, p := range []*demo.BulkPerson{&a, &b} {
+	for _, p := range []*sqlstore.BulkPerson{&a, &b} {
 		for k := range p.Cards {
 			p.Cards[k].Cipher = nil
 		}

@@ -8,6 +8,7 @@ import (
 
 	"wayfarer/internal/app"
 	"wayfarer/internal/demo"
+	"wayfarer/internal/sqlstore"
 	"wayfarer/internal/testserver"
 	"wayfarer/internal/wayfarer"
 )
@@ -135,51 +136,51 @@ func seedSearch(f *searchFixture) func(a *app.App) error {
 		}
 		main, harbor := ip(f.branch["Main"]), ip(f.branch["Harbor"])
 		alice, mark, hana := ip(f.advisor["Alice Advisor"]), ip(f.advisor["Mark Mainwaring"]), ip(f.advisor["Hana Harbor"])
-		person := func(last, first *string, created string, branch, advisor *int64, status int64) demo.BulkPerson {
+		person := func(last, first *string, created string, branch, advisor *int64, status int64) sqlstore.BulkPerson {
 			c := at(created)
-			return demo.BulkPerson{LastName: last, FirstName: first, BranchID: branch, AdvisorID: advisor, ActiveStatus: status,
+			return sqlstore.BulkPerson{LastName: last, FirstName: first, BranchID: branch, AdvisorID: advisor, ActiveStatus: status,
 				Created: c, Modified: c.AddDate(0, 0, 30)}
 		}
 		p1 := person(sp("Abler"), sp("Ken"), "2024-01-10T10:00:00Z", main, alice, 1)
 		p1.UniqueID, p1.BirthdayMonth, p1.BirthdayDay, p1.BirthdayYear = sp("U-1"), ip(12), ip(25), ip(1980)
 		p1.BirthdayNote, p1.Rem = sp("Christmas"), sp("likes aisle seats")
-		p1.Comms = []demo.BulkComm{
+		p1.Comms = []sqlstore.BulkComm{
 			{Type: 1, Value: sp("+1 555 0100"), CountryDomain: sp("US"), CityArea: sp("555"), UserSpecific: sp("Home"), IsPrimary: true, PermitMarketing: true},
 			{Type: 2, Value: sp("ken@example.com"), CountryDomain: sp("us"), IsPrimary: true},
 		}
-		p1.Cards = []demo.BulkCard{
+		p1.Cards = []sqlstore.BulkCard{
 			{Type: 1, SubType: ip(1), Number: "VI 41-XXXX-1111", Expiration: sp("2027-12-31"), Description: sp("work"), NameOnCard: sp("KEN ABLER")},
 			{Type: 2, SubType: ip(2), Number: "FF123", Expiration: sp("2025-06-30")},
 		}
-		p1.Tags = []demo.BulkTag{{TagID: f.tag["VIP"], Value: sp("gold")}, {TagID: f.tag["diet"], Value: sp("veg")}}
-		p1.ActionItems = []demo.BulkActionItem{{Description: sp("call"), TriggerIndex: ip(1), TriggerFixedDate: sp("2026-12-01"),
+		p1.Tags = []sqlstore.BulkTag{{TagID: f.tag["VIP"], Value: sp("gold")}, {TagID: f.tag["diet"], Value: sp("veg")}}
+		p1.ActionItems = []sqlstore.BulkActionItem{{Description: sp("call"), TriggerIndex: ip(1), TriggerFixedDate: sp("2026-12-01"),
 			Date: sp("2026-12-01"), AppUserID: ip(f.user["agent"])}}
 		p1.Profiles = []int64{f.client["Acme Travel Dept"]}
-		p1.Marketing = []demo.BulkMarketing{{ElementID: f.element["NOEMM"]}}
+		p1.Marketing = []sqlstore.BulkMarketing{{ElementID: f.element["NOEMM"]}}
 
 		p2 := person(sp("Abler"), sp("Hale"), "2024-02-10T10:00:00Z", main, mark, 1)
 		p2.MiddleName, p2.UniqueID, p2.BirthdayMonth, p2.BirthdayDay, p2.BirthdayYear = sp("Nicole"), sp("U-2"), ip(1), ip(5), ip(1990)
-		p2.Comms = []demo.BulkComm{{Type: 2, Value: sp("hale@test.io"), IsPrimary: true, PermitMarketing: true}}
-		p2.Cards = []demo.BulkCard{{Type: 3, Number: "P9876543", Expiration: sp("2030-01-01"), NameOnCard: sp("HALE ABLER")}}
-		p2.Tags = []demo.BulkTag{{TagID: f.tag["VIP"], Value: sp("silver")}}
+		p2.Comms = []sqlstore.BulkComm{{Type: 2, Value: sp("hale@test.io"), IsPrimary: true, PermitMarketing: true}}
+		p2.Cards = []sqlstore.BulkCard{{Type: 3, Number: "P9876543", Expiration: sp("2030-01-01"), NameOnCard: sp("HALE ABLER")}}
+		p2.Tags = []sqlstore.BulkTag{{TagID: f.tag["VIP"], Value: sp("silver")}}
 		done := at("2026-01-16T08:00:00Z")
-		p2.ActionItems = []demo.BulkActionItem{{Description: sp("send card"), TriggerIndex: ip(3), Date: sp("2026-01-15"),
+		p2.ActionItems = []sqlstore.BulkActionItem{{Description: sp("send card"), TriggerIndex: ip(3), Date: sp("2026-01-15"),
 			AppUserID: ip(f.user["admin"]), Completed: &done}}
 		p2.Profiles = []int64{f.client["Acme Travel Dept"], f.client["Globex Corporate"]}
 
 		p3 := person(sp("Able"), sp("Anna"), "2024-03-10T10:00:00Z", harbor, hana, 2)
 		p3.MiddleName, p3.BirthdayMonth, p3.BirthdayDay = sp(""), ip(6), ip(15)
-		p3.Comms = []demo.BulkComm{{Type: 1, Value: sp("555-0199"), CityArea: sp("555"), PermitMarketing: true}}
+		p3.Comms = []sqlstore.BulkComm{{Type: 1, Value: sp("555-0199"), CityArea: sp("555"), PermitMarketing: true}}
 
 		p4 := person(sp("Baker"), nil, "2024-04-10T10:00:00Z", harbor, nil, 0)
-		p4.Comms = []demo.BulkComm{{Type: 4, Value: sp("www.baker.com")}}
-		p4.Tags = []demo.BulkTag{{TagID: f.tag["Seat"]}}
+		p4.Comms = []sqlstore.BulkComm{{Type: 4, Value: sp("www.baker.com")}}
+		p4.Tags = []sqlstore.BulkTag{{TagID: f.tag["Seat"]}}
 
 		p5 := person(sp("O'Neil"), sp("Zoe"), "2024-05-10T10:00:00Z", nil, alice, 1)
 		p5.BirthdayMonth, p5.BirthdayDay, p5.BirthdayYear = ip(1), ip(31), ip(1975)
-		p5.Comms = []demo.BulkComm{{Type: 2, Value: sp("zoe@example.org"), IsPrimary: true, PermitMarketing: true}, {Type: 3, Value: sp("@zoe")}}
-		p5.Cards = []demo.BulkCard{{Type: 2, SubType: ip(2), Number: "ZZ-9"}, {Type: 2, Number: "ZZ-10"}}
-		p5.Marketing = []demo.BulkMarketing{{ElementID: f.element["PROMO"]}}
+		p5.Comms = []sqlstore.BulkComm{{Type: 2, Value: sp("zoe@example.org"), IsPrimary: true, PermitMarketing: true}, {Type: 3, Value: sp("@zoe")}}
+		p5.Cards = []sqlstore.BulkCard{{Type: 2, SubType: ip(2), Number: "ZZ-9"}, {Type: 2, Number: "ZZ-10"}}
+		p5.Marketing = []sqlstore.BulkMarketing{{ElementID: f.element["PROMO"]}}
 
 		p6 := person(sp(""), sp("Bob"), "2024-06-10T10:00:00Z", main, alice, 1)
 		p6.BirthdayMonth, p6.BirthdayDay, p6.BirthdayYear = ip(12), ip(1), ip(2000)
@@ -189,8 +190,8 @@ func seedSearch(f *searchFixture) func(a *app.App) error {
 		p9 := person(nil, sp("Nolast"), "2024-09-10T10:00:00Z", main, mark, 1)
 		p9.BirthdayMonth = ip(12)
 
-		ps := []demo.BulkPerson{p1, p2, p3, p4, p5, p6, p7, p8, p9}
-		if err := demo.InsertBulk(ctx, a.DB, ag, ps); err != nil {
+		ps := []sqlstore.BulkPerson{p1, p2, p3, p4, p5, p6, p7, p8, p9}
+		if err := a.DB.InsertBulkPersons(ctx, ag, ps); err != nil {
 			return err
 		}
 		for i, p := range ps {
@@ -198,9 +199,9 @@ func seedSearch(f *searchFixture) func(a *app.App) error {
 		}
 		f.cards["A"], f.cards["B"], f.cards["C"] = ps[0].Cards[0].RecNo, ps[0].Cards[1].RecNo, ps[1].Cards[0].RecNo
 		f.cards["D"], f.cards["E"] = ps[4].Cards[0].RecNo, ps[4].Cards[1].RecNo
-		o := []demo.BulkPerson{person(sp("Abler"), sp("Other"), "2024-01-01T00:00:00Z", nil, nil, 1)}
-		o[0].Comms = []demo.BulkComm{{Type: 2, Value: sp("other@example.com"), IsPrimary: true, PermitMarketing: true}}
-		if err := demo.InsertBulk(ctx, a.DB, other.ID, o); err != nil {
+		o := []sqlstore.BulkPerson{person(sp("Abler"), sp("Other"), "2024-01-01T00:00:00Z", nil, nil, 1)}
+		o[0].Comms = []sqlstore.BulkComm{{Type: 2, Value: sp("other@example.com"), IsPrimary: true, PermitMarketing: true}}
+		if err := a.DB.InsertBulkPersons(ctx, other.ID, o); err != nil {
 			return err
 		}
 		f.otherRec = o[0].RecNo

@@ -437,5 +437,10 @@ func TestSearchCSV(t *testing.T) {
 		if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="_bersicht (1).csv"; filename*=UTF-8''%C3%9Cbersicht%20%281%29.csv` {
 			t.Errorf("non-ASCII name: %q", cd)
 		}
+		// a CSV report is an export: Select alone is not enough
+		r = s.Do(t, "POST", "/personSearch", body, testserver.Bearer(searchLogin(t, s, "agent"))...)
+		if r.Status != 403 || r.Code(t) != 600 || !strings.Contains(string(r.Body), "export") {
+			t.Errorf("CSV without Export: %d %s", r.Status, r.Body)
+		}
 	})
 }

@@ -138,30 +138,11 @@ func EscapeLike(s string) string {
 	return b.String()
 }
 
-// Fold is the case-insensitive form of a text column, as the indexes of
-// both engines hold it: lower() everywhere, and on PostgreSQL in the "C"
-// collation so that ranges and ORDER BY compare code points, as SQLite does.
-func (d Dialect) Fold(col string) string {
-	if d.Numbered {
-		return "lower(" + col + `) COLLATE "C"`
-	}
-	return "lower(" + col + ")"
-}
-
-// NullsFirst is the ORDER BY suffix that sorts nulls first, SQLite's
-// default for ascending order.
-func (d Dialect) NullsFirst() string {
-	if d.Numbered {
-		return " NULLS FIRST"
-	}
-	return ""
-}
-
 // maxCodePoint sorts after every other character in code-point order.
 const maxCodePoint = "\U0010FFFF"
 
 // FoldEquals is a case-insensitive equality with any of vals.
-func (d Dialect) FoldEquals(col string, vals []string) Expr {
+func FoldEquals(d Dialect, col string, vals []string) Expr {
 	return InExpr(d.Fold(col), "lower(?)", vals)
 }
 
@@ -169,7 +150,7 @@ func (d Dialect) FoldEquals(col string, vals []string) Expr {
 // index on Fold(col) serves it. The upper bound is the prefix followed by
 // the highest code point; only a value holding U+10FFFF (a noncharacter)
 // right after the prefix would be missed.
-func (d Dialect) FoldPrefix(col, prefix string) Expr {
+func FoldPrefix(d Dialect, col, prefix string) Expr {
 	if prefix == "" {
 		return E(col + " IS NOT NULL")
 	}
@@ -180,7 +161,7 @@ func (d Dialect) FoldPrefix(col, prefix string) Expr {
 // FoldContains is a case-insensitive substring test. LIKE does not depend
 // on the collation, so it tests lower(col) itself, the expression a
 // PostgreSQL trigram index holds.
-func (d Dialect) FoldContains(col, sub string) Expr {
+func FoldContains(col, sub string) Expr {
 	return E("lower("+col+`) LIKE lower(?) ESCAPE '\'`, "%"+EscapeLike(sub)+"%")
 }
 

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 )
 
 // DB is a Wayfarer database: a primary, an optional read replica, the
@@ -32,6 +31,18 @@ func New(primary *sql.DB, d Dialect, migrations fs.FS) *DB {
 
 // SetReplica routes read-only-intent searches to r.
 func (db *DB) SetReplica(r *sql.DB) { db.replica = r }
+
+// SetMaxConns bounds each handle's pool to n connections and keeps as many
+// idle: database/sql keeps only 2 idle by default, so concurrent requests
+// would keep opening and closing connections.
+func (db *DB) SetMaxConns(n int) {
+	for _, h := range []*sql.DB{db.primary, db.replica} {
+		if h != nil {
+			h.SetMaxOpenConns(n)
+			h.SetMaxIdleConns(n)
+		}
+	}
+}
 
 // Primary is the read-write handle.
 func (db *DB) Primary() *sql.DB { return db.primary }
@@ -83,14 +94,9 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
 func (db *DB) q(query string) string { return db.Dialect.Rebind(query) }
 
 func (db *DB) provider() (*goose.Provider, error) {
-	var opts []goose.ProviderOption
-	if db.Dialect.Name == Postgres.Name {
-		// An advisory lock makes instances that start together migrate one at a time.
-		locker, err := lock.NewPostgresSessionLocker()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, goose.WithSessionLocker(locker))
+	opts, err := db.Dialect.gooseOptions()
+	if err != nil {
+		return nil, err
 	}
 	return goose.NewProvider(db.Dialect.Goose, db.primary, db.migrations, opts...)
 }

@@ -2,12 +2,14 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 )
 
 // Dialect is every difference between the two engines, in one place. Queries
@@ -21,11 +23,40 @@ type Dialect struct {
 	// ForUpdate locks the rows a SELECT reads until the transaction ends.
 	// SQLite needs none: its transactions take the write lock up front.
 	ForUpdate string
+
+	// codePoints is the collation under which text compares by code point,
+	// as SQLite's does by default.
+	codePoints string
+	// nullsFirst sorts nulls first in ascending order, SQLite's default.
+	nullsFirst string
+	// trueLit and falseLit are a boolean column's literals.
+	trueLit, falseLit string
+	// snapshot is the isolation under which a read-only transaction reads
+	// one snapshot; SQLite's transactions always do.
+	snapshot sql.IsolationLevel
+	// advisoryLocks: instances sharing the database take turns (Exclusive,
+	// migrations) under session advisory locks. SQLite has one process per
+	// file in practice.
+	advisoryLocks bool
+	// probeTrigrams: the communication trigram index is an FTS5 table the
+	// search sizes up first; PostgreSQL plans with its own trigram index.
+	probeTrigrams bool
+	// identitySequences: rec_no draws from a sequence that rows inserted
+	// with explicit numbers leave behind; SQLite's AUTOINCREMENT follows.
+	identitySequences bool
+	// bulkBegin runs on a bulk load's connection before it and bulkEnd
+	// after it: on SQLite a large page cache (the index pages of a million
+	// persons), given back afterwards.
+	bulkBegin, bulkEnd string
 }
 
 var (
-	SQLite   = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3}
-	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE"}
+	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
+		trueLit: "1", falseLit: "0", probeTrigrams: true,
+		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000"}
+	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
+		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true}
 )
 
 // Rebind rewrites ? placeholders into the engine's form. Queries never hold
@@ -57,12 +88,50 @@ func (d Dialect) Placeholder(n int) string {
 	return "?"
 }
 
+// Fold is the case-insensitive form of a text column, as the indexes of
+// both engines hold it: lower(), compared by code point.
+func (d Dialect) Fold(col string) string {
+	return "lower(" + col + ")" + d.codePoints
+}
+
+// NullsFirst is the ORDER BY suffix that sorts nulls first.
+func (d Dialect) NullsFirst() string { return d.nullsFirst }
+
+// BoolLit is the literal of a boolean column's value.
+func (d Dialect) BoolLit(v bool) string {
+	if v {
+		return d.trueLit
+	}
+	return d.falseLit
+}
+
+// syncIdentity is the statement that moves table's rec_no sequence past
+// the highest rec_no in use, or "" where none is needed.
+func (d Dialect) syncIdentity(table string) string {
+	if !d.identitySequences {
+		return ""
+	}
+	return "SELECT setval(pg_get_serial_sequence('" + table + "', 'rec_no'), (SELECT COALESCE(MAX(rec_no), 0) + 1 FROM " + table + "), false)"
+}
+
+// gooseOptions makes instances that start together migrate one at a time.
+func (d Dialect) gooseOptions() ([]goose.ProviderOption, error) {
+	if !d.advisoryLocks {
+		return nil, nil
+	}
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return nil, err
+	}
+	return []goose.ProviderOption{goose.WithSessionLocker(locker)}, nil
+}
+
 // Exclusive runs fn while no other process runs an Exclusive of the same
 // name on this database: on PostgreSQL under a session advisory lock, so
 // instances that start together do one-off work (e.g. demo data) one after
 // another. SQLite has one process per file in practice: fn just runs.
 func (db *DB) Exclusive(ctx context.Context, name string, fn func(context.Context) error) error {
-	if !db.Dialect.Numbered {
+	if !db.Dialect.advisoryLocks {
 		return fn(ctx)
 	}
 	// The lock belongs to one session: hold that connection throughout.

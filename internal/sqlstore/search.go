@@ -121,23 +121,10 @@ func primaryCommSQL(d Dialect, field string, typ int) string {
 		" AND cm.type = " + strconv.Itoa(typ) + " AND cm.is_primary = " + d.BoolLit(true) + " ORDER BY cm.rec_no LIMIT 1)"
 }
 
-// BoolLit is the literal of a boolean column's value.
-func (d Dialect) BoolLit(v bool) string {
-	switch {
-	case d.Numbered && v:
-		return "TRUE"
-	case d.Numbered:
-		return "FALSE"
-	case v:
-		return "1"
-	}
-	return "0"
-}
-
 // StringCond is a StringSearchParam on a text column (see
 // wayfarer.StringParam for the semantics: negative conditions are the
 // complement of the positive ones, nulls included).
-func (d Dialect) StringCond(col string, p wayfarer.StringParam) Expr {
+func StringCond(d Dialect, col string, p wayfarer.StringParam) Expr {
 	pos, neg := p.Cond.Negated()
 	var e Expr
 	switch pos {
@@ -150,17 +137,17 @@ func (d Dialect) StringCond(col string, p wayfarer.StringParam) Expr {
 		}
 		return e
 	case wayfarer.StrEqual, wayfarer.StrIn:
-		e = d.FoldEquals(col, p.Values)
+		e = FoldEquals(d, col, p.Values)
 	case wayfarer.StrStartingWith:
 		var es []Expr
 		for _, v := range p.Values {
-			es = append(es, d.FoldPrefix(col, v))
+			es = append(es, FoldPrefix(d, col, v))
 		}
 		e = Or(es...)
 	case wayfarer.StrContains:
 		var es []Expr
 		for _, v := range p.Values {
-			es = append(es, d.FoldContains(col, v))
+			es = append(es, FoldContains(col, v))
 		}
 		e = Or(es...)
 	default:
@@ -274,8 +261,8 @@ func commConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {
 	if len(c.CommType) > 0 {
 		es = append(es, In("cm.type", c.CommType))
 	}
-	return append(es, d.StringCond("cm.value", c.CommValue), d.StringCond("cm.country_domain", c.CommValueCountryDomain),
-		d.StringCond("cm.city_area", c.CommValueCityArea), d.StringCond("cm.user_specific", c.CommValueUserSpecific))
+	return append(es, StringCond(d, "cm.value", c.CommValue), StringCond(d, "cm.country_domain", c.CommValueCountryDomain),
+		StringCond(d, "cm.city_area", c.CommValueCityArea), StringCond(d, "cm.user_specific", c.CommValueUserSpecific))
 }
 
 const (
@@ -311,9 +298,9 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 	}
 	w = append(w,
 		NumCond("p.rec_no", c.RecNo),
-		d.StringCond("p.last_name", c.LastName),
-		d.StringCond("p.first_name", c.FirstName),
-		d.StringCond("p.middle_name", c.MiddleName),
+		StringCond(d, "p.last_name", c.LastName),
+		StringCond(d, "p.first_name", c.FirstName),
+		StringCond(d, "p.middle_name", c.MiddleName),
 		NumCond("p.advisor_profile_id", c.AdvisorProfileRecNo),
 		NumCond("p.birthday_month", c.BirthdayMonth),
 		birthdayCond(c.Birthday),
@@ -384,7 +371,7 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 		if m.ElementID != nil {
 			me := "me" + strconv.Itoa(i)
 			es = append(es, Wrap("EXISTS (SELECT 1 FROM marketing_element "+me+" WHERE "+me+".agency_id = "+a+".agency_id AND "+
-				me+".rec_no = "+a+".marketing_element_id AND ", d.FoldEquals(me+".code", []string{*m.ElementID}), ")"))
+				me+".rec_no = "+a+".marketing_element_id AND ", FoldEquals(d, me+".code", []string{*m.ElementID}), ")"))
 		}
 		w = append(w, existsOrNot(m.Checked, "person_marketing "+a, es))
 	}
@@ -395,9 +382,9 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 			es = append(es, E(a+".tag_id = ?", *tg.TagRecNo))
 		}
 		if tg.TagName != nil {
-			es = append(es, d.FoldEquals(ta+".name", []string{*tg.TagName}))
+			es = append(es, FoldEquals(d, ta+".name", []string{*tg.TagName}))
 		}
-		es = append(es, d.StringCond(a+".value", tg.Value))
+		es = append(es, StringCond(d, a+".value", tg.Value))
 		from := "person_tag " + a + " JOIN tag " + ta + " ON " + ta + ".agency_id = " + a + ".agency_id AND " + ta + ".rec_no = " + a + ".tag_id"
 		w = append(w, existsOrNot(tg.Checked, from, es))
 	}
@@ -534,8 +521,8 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		s := "s" + strconv.Itoa(i)
 		outerCols = append(outerCols, E(s))
 		group = append(group, E(s))
-		if col.Type == wayfarer.ColString && d.Numbered {
-			s += ` COLLATE "C"` // code-point order, as on SQLite
+		if col.Type == wayfarer.ColString {
+			s += d.codePoints
 		}
 		outerOrder = append(outerOrder, E(s+d.NullsFirst()))
 	}
@@ -571,10 +558,7 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	var tx *sql.Tx
 	if needCount {
 		// One snapshot for the rows and their count.
-		opts := &sql.TxOptions{ReadOnly: true}
-		if db.Dialect.Numbered {
-			opts.Isolation = sql.LevelRepeatableRead
-		}
+		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return nil, err
 		}
@@ -695,8 +679,8 @@ const trigramLimit = 2000
 // index offers for a positive commValue filter.
 func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (searchOptions, error) {
 	var opt searchOptions
-	if db.Dialect.Numbered {
-		return opt, nil // PostgreSQL plans with its own trigram index
+	if !db.Dialect.probeTrigrams {
+		return opt, nil
 	}
 	match := trigramQuery(c.CommValue)
 	if match == "" {

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/demo"
 	"wayfarer/internal/postgres"
 	"wayfarer/internal/sqlite"
 	"wayfarer/internal/sqlstore"
@@ -32,7 +31,7 @@ type world struct {
 	users    map[int64]string
 	tags     map[int64]string
 	elements map[int64]string // marketing element codes
-	persons  map[int64][]demo.BulkPerson
+	persons  map[int64][]sqlstore.BulkPerson
 	ascii    bool // ASCII text only (PostgreSQL)
 }
 
@@ -76,7 +75,7 @@ func mustExec(t testing.TB, db *sqlstore.DB, q string, args ...any) int64 {
 // newWorld creates two agencies with their lookups; persons come later.
 func newWorld(t testing.TB, db *sqlstore.DB) *world {
 	w := &world{branches: map[int64]string{}, profiles: map[int64]string{}, users: map[int64]string{},
-		tags: map[int64]string{}, elements: map[int64]string{}, persons: map[int64][]demo.BulkPerson{}}
+		tags: map[int64]string{}, elements: map[int64]string{}, persons: map[int64][]sqlstore.BulkPerson{}}
 	now := time.Now().UTC()
 	for i, alias := range []string{"SEARCH", "OTHER"} {
 		a := mustExec(t, db, "INSERT INTO agency (alias, name, status, created_at) VALUES (?, ?, 1, ?)", alias, alias, now)
@@ -122,9 +121,9 @@ func (w *world) ids(m map[int64]string, a int64) []int64 {
 	return all[half:]
 }
 
-func (w *world) insert(t testing.TB, db *sqlstore.DB, agency int64, ps []demo.BulkPerson) {
+func (w *world) insert(t testing.TB, db *sqlstore.DB, agency int64, ps []sqlstore.BulkPerson) {
 	t.Helper()
-	if err := demo.InsertBulk(context.Background(), db, agency, ps); err != nil {
+	if err := db.InsertBulkPersons(context.Background(), agency, ps); err != nil {
 		t.Fatal(err)
 	}
 	w.persons[agency] = append(w.persons[agency], ps...)
@@ -149,14 +148,14 @@ func str(s *string) string {
 
 func i64(v int64) *int64 { return &v }
 
-func cardPass(c *wayfarer.SearchCriteria, k demo.BulkCard) bool {
+func cardPass(c *wayfarer.SearchCriteria, k sqlstore.BulkCard) bool {
 	if len(c.CardType) > 0 && !slices.Contains(c.CardType, k.Type) {
 		return false
 	}
 	return c.CardSubType.Matches(k.SubType) && c.CardExpiration.Matches(k.Expiration)
 }
 
-func commPass(c *wayfarer.SearchCriteria, m demo.BulkComm) bool {
+func commPass(c *wayfarer.SearchCriteria, m sqlstore.BulkComm) bool {
 	if len(c.CommType) > 0 && !slices.Contains(c.CommType, m.Type) {
 		return false
 	}
@@ -164,15 +163,15 @@ func commPass(c *wayfarer.SearchCriteria, m demo.BulkComm) bool {
 		c.CommValueCityArea.Matches(m.CityArea) && c.CommValueUserSpecific.Matches(m.UserSpecific)
 }
 
-func actionPass(c *wayfarer.SearchCriteria, a demo.BulkActionItem) bool {
+func actionPass(c *wayfarer.SearchCriteria, a sqlstore.BulkActionItem) bool {
 	if c.ActionItemCompleted != nil && *c.ActionItemCompleted != (a.Completed != nil) {
 		return false
 	}
 	return c.ActionItemDate.Matches(a.Date) && c.ActionItemAssignedTo.Matches(a.AppUserID)
 }
 
-func primaryComm(p *demo.BulkPerson, typ int64) *demo.BulkComm {
-	var best *demo.BulkComm
+func primaryComm(p *sqlstore.BulkPerson, typ int64) *sqlstore.BulkComm {
+	var best *sqlstore.BulkComm
 	for i := range p.Comms {
 		m := &p.Comms[i]
 		if m.Type == typ && m.IsPrimary && (best == nil || m.RecNo < best.RecNo) {
@@ -182,7 +181,7 @@ func primaryComm(p *demo.BulkPerson, typ int64) *demo.BulkComm {
 	return best
 }
 
-func (w *world) personPasses(sc wayfarer.Scope, c *wayfarer.SearchCriteria, p *demo.BulkPerson) bool {
+func (w *world) personPasses(sc wayfarer.Scope, c *wayfarer.SearchCriteria, p *sqlstore.BulkPerson) bool {
 	if !sc.Allows(p.BranchID, p.AdvisorID) {
 		return false
 	}
@@ -213,13 +212,13 @@ func (w *world) personPasses(sc wayfarer.Scope, c *wayfarer.SearchCriteria, p *d
 			return false
 		}
 	}
-	if c.FiltersComms() && !slices.ContainsFunc(p.Comms, func(m demo.BulkComm) bool { return commPass(c, m) }) {
+	if c.FiltersComms() && !slices.ContainsFunc(p.Comms, func(m sqlstore.BulkComm) bool { return commPass(c, m) }) {
 		return false
 	}
-	if c.FiltersCards() && !slices.ContainsFunc(p.Cards, func(k demo.BulkCard) bool { return cardPass(c, k) }) {
+	if c.FiltersCards() && !slices.ContainsFunc(p.Cards, func(k sqlstore.BulkCard) bool { return cardPass(c, k) }) {
 		return false
 	}
-	if c.FiltersActionItems() && !slices.ContainsFunc(p.ActionItems, func(a demo.BulkActionItem) bool { return actionPass(c, a) }) {
+	if c.FiltersActionItems() && !slices.ContainsFunc(p.ActionItems, func(a sqlstore.BulkActionItem) bool { return actionPass(c, a) }) {
 		return false
 	}
 	if c.ProfileRecNo.Active() {
@@ -239,7 +238,7 @@ func (w *world) personPasses(sc wayfarer.Scope, c *wayfarer.SearchCriteria, p *d
 		}
 	}
 	for _, m := range c.Marketing {
-		has := slices.ContainsFunc(p.Marketing, func(pm demo.BulkMarketing) bool {
+		has := slices.ContainsFunc(p.Marketing, func(pm sqlstore.BulkMarketing) bool {
 			return (m.ElementRecNo == nil || *m.ElementRecNo == pm.ElementID) &&
 				(m.Affiliation == nil || *m.Affiliation == pm.AffiliationID) &&
 				(m.ElementID == nil || wayfarer.FoldASCII(*m.ElementID) == wayfarer.FoldASCII(w.elements[pm.ElementID]))
@@ -249,7 +248,7 @@ func (w *world) personPasses(sc wayfarer.Scope, c *wayfarer.SearchCriteria, p *d
 		}
 	}
 	for _, tg := range c.Tags {
-		has := slices.ContainsFunc(p.Tags, func(pt demo.BulkTag) bool {
+		has := slices.ContainsFunc(p.Tags, func(pt sqlstore.BulkTag) bool {
 			return (tg.TagRecNo == nil || *tg.TagRecNo == pt.TagID) &&
 				(tg.TagName == nil || wayfarer.FoldASCII(*tg.TagName) == wayfarer.FoldASCII(w.tags[pt.TagID])) &&
 				tg.Value.Matches(pt.Value)
@@ -268,7 +267,7 @@ type modelRow struct {
 	vals wayfarer.SearchRow
 }
 
-func (w *world) rowValue(col string, c *wayfarer.SearchCriteria, p *demo.BulkPerson, k *demo.BulkCard, t *demo.BulkTag, a *demo.BulkActionItem) any {
+func (w *world) rowValue(col string, c *wayfarer.SearchCriteria, p *sqlstore.BulkPerson, k *sqlstore.BulkCard, t *sqlstore.BulkTag, a *sqlstore.BulkActionItem) any {
 	s := func(v *string) any {
 		if v == nil {
 			return nil
@@ -307,7 +306,7 @@ func (w *world) rowValue(col string, c *wayfarer.SearchCriteria, p *demo.BulkPer
 		return s(t.Value)
 	case "tags":
 		ts := slices.Clone(p.Tags)
-		slices.SortFunc(ts, func(x, y demo.BulkTag) int {
+		slices.SortFunc(ts, func(x, y sqlstore.BulkTag) int {
 			return cmp.Or(strings.Compare(wayfarer.FoldASCII(w.tags[x.TagID]), wayfarer.FoldASCII(w.tags[y.TagID])), cmp.Compare(x.RecNo, y.RecNo))
 		})
 		var parts []string
@@ -543,13 +542,13 @@ func (w *world) search(sc wayfarer.Scope, c *wayfarer.SearchCriteria) *wayfarer.
 		if !w.personPasses(sc, c, p) {
 			continue
 		}
-		var cardFilter func(demo.BulkCard) bool
+		var cardFilter func(sqlstore.BulkCard) bool
 		if c.FiltersCards() {
-			cardFilter = func(k demo.BulkCard) bool { return cardPass(c, k) }
+			cardFilter = func(k sqlstore.BulkCard) bool { return cardPass(c, k) }
 		}
-		var actionFilter func(demo.BulkActionItem) bool
+		var actionFilter func(sqlstore.BulkActionItem) bool
 		if c.FiltersActionItems() {
-			actionFilter = func(a demo.BulkActionItem) bool { return actionPass(c, a) }
+			actionFilter = func(a sqlstore.BulkActionItem) bool { return actionPass(c, a) }
 		}
 		cards := shown(c.ShowsGroup(wayfarer.GroupCard), p.Cards, cardFilter)
 		tags := shown(c.ShowsGroup(wayfarer.GroupTag), p.Tags, nil)
@@ -559,13 +558,13 @@ func (w *world) search(sc wayfarer.Scope, c *wayfarer.SearchCriteria) *wayfarer.
 				for _, a := range actions {
 					r := modelRow{keys: []*string{foldPtr(p.LastName), foldPtr(p.FirstName)}, ids: []*int64{&p.RecNo}}
 					if c.ShowsGroup(wayfarer.GroupCard) {
-						r.ids = append(r.ids, ptrField(k, func(x *demo.BulkCard) int64 { return x.RecNo }))
+						r.ids = append(r.ids, ptrField(k, func(x *sqlstore.BulkCard) int64 { return x.RecNo }))
 					}
 					if c.ShowsGroup(wayfarer.GroupTag) {
-						r.ids = append(r.ids, ptrField(t, func(x *demo.BulkTag) int64 { return x.RecNo }))
+						r.ids = append(r.ids, ptrField(t, func(x *sqlstore.BulkTag) int64 { return x.RecNo }))
 					}
 					if c.ShowsGroup(wayfarer.GroupActionItem) {
-						r.ids = append(r.ids, ptrField(a, func(x *demo.BulkActionItem) int64 { return x.RecNo }))
+						r.ids = append(r.ids, ptrField(a, func(x *sqlstore.BulkActionItem) int64 { return x.RecNo }))
 					}
 					for _, col := range c.Columns {
 						r.vals = append(r.vals, w.rowValue(col.Name, c, p, k, t, a))
@@ -718,7 +717,7 @@ func asciiOnly(xs []string) []string {
 	return out
 }
 
-func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []demo.BulkPerson {
+func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []sqlstore.BulkPerson {
 	lastNames, firstNames := lastNames, firstNames
 	if w.ascii {
 		lastNames, firstNames = asciiOnly(lastNames), asciiOnly(firstNames)
@@ -726,7 +725,7 @@ func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []demo.BulkPers
 	branches, profiles, users := w.ids(w.branches, agency), w.ids(w.profiles, agency), w.ids(w.users, agency)
 	tags, elements := w.ids(w.tags, agency), w.ids(w.elements, agency)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	ps := make([]demo.BulkPerson, n)
+	ps := make([]sqlstore.BulkPerson, n)
 	for i := range ps {
 		p := &ps[i]
 		p.LastName, p.FirstName, p.MiddleName = maybeStr(r, lastNames), maybeStr(r, firstNames), maybeStr(r, middleNames)
@@ -745,7 +744,7 @@ func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []demo.BulkPers
 		p.Created = base.Add(time.Duration(r.Int63n(int64(400 * 24 * time.Hour))))
 		p.Modified = p.Created.Add(time.Duration(r.Int63n(int64(100 * 24 * time.Hour))))
 		for range r.Intn(4) {
-			p.Comms = append(p.Comms, demo.BulkComm{Type: int64(1 + r.Intn(4)), Value: maybeStr(r, commValues),
+			p.Comms = append(p.Comms, sqlstore.BulkComm{Type: int64(1 + r.Intn(4)), Value: maybeStr(r, commValues),
 				CountryDomain: maybeStr(r, domains), CityArea: maybeStr(r, areas), UserSpecific: maybeStr(r, []string{"x", "Home"}),
 				IsPrimary: r.Intn(2) == 0, PermitMarketing: r.Intn(2) == 0})
 		}
@@ -755,15 +754,15 @@ func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []demo.BulkPers
 			if typ != 1 {
 				num = pick(r, []string{"FF123", "P9876543", "ab-77"})
 			}
-			p.Cards = append(p.Cards, demo.BulkCard{Type: typ, SubType: maybeInt(r, 1, 3), Number: num,
+			p.Cards = append(p.Cards, sqlstore.BulkCard{Type: typ, SubType: maybeInt(r, 1, 3), Number: num,
 				Expiration: randomDate(r), Description: maybeStr(r, []string{"work card", "Personal"}),
 				NameOnCard: maybeStr(r, []string{"KEN ABLER", "H ABLER"})})
 		}
 		for range r.Intn(3) {
-			p.Tags = append(p.Tags, demo.BulkTag{TagID: pick(r, tags), Value: maybeStr(r, tagValues)})
+			p.Tags = append(p.Tags, sqlstore.BulkTag{TagID: pick(r, tags), Value: maybeStr(r, tagValues)})
 		}
 		for range r.Intn(3) {
-			a := demo.BulkActionItem{Description: maybeStr(r, []string{"call", "send card"}), TriggerIndex: maybeInt(r, 1, 3),
+			a := sqlstore.BulkActionItem{Description: maybeStr(r, []string{"call", "send card"}), TriggerIndex: maybeInt(r, 1, 3),
 				TriggerFixedDate: randomDate(r), Date: randomDate(r), AppUserID: nil}
 			if r.Intn(3) > 0 {
 				a.AppUserID = i64(pick(r, users))
@@ -781,7 +780,7 @@ func (w *world) randomPersons(r *rand.Rand, agency int64, n int) []demo.BulkPers
 		}
 		for _, el := range elements {
 			if r.Intn(3) == 0 {
-				p.Marketing = append(p.Marketing, demo.BulkMarketing{ElementID: el})
+				p.Marketing = append(p.Marketing, sqlstore.BulkMarketing{ElementID: el})
 			}
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/demo"
 	"wayfarer/internal/sqlstore"
 	"wayfarer/internal/wayfarer"
 )
@@ -335,10 +334,10 @@ func TestSearchReadOnlyIntentUsesReplica(t *testing.T) {
 func TestSearchTrigramCandidates(t *testing.T) {
 	db := openSearchDB(t, "sqlite")
 	w := newWorld(t, db)
-	ps := []demo.BulkPerson{
-		{LastName: i64str("One"), Comms: []demo.BulkComm{{Type: 2, Value: i64str("ÉMILE@Example.org")}}},
-		{LastName: i64str("Two"), Comms: []demo.BulkComm{{Type: 2, Value: i64str(`say "hi" OR NOT x`)}}},
-		{LastName: i64str("Three"), Comms: []demo.BulkComm{{Type: 1, Value: i64str("555-0100")}}},
+	ps := []sqlstore.BulkPerson{
+		{LastName: i64str("One"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str("ÉMILE@Example.org")}}},
+		{LastName: i64str("Two"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str(`say "hi" OR NOT x`)}}},
+		{LastName: i64str("Three"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("555-0100")}}},
 	}
 	for i := range ps {
 		ps[i].Created, ps[i].Modified = time.Now(), time.Now()

@@ -129,7 +129,8 @@ type SearchService struct {
 	Store SearchStore
 }
 
-// Search checks the Select permission, decodes the body and runs the search.
+// Search checks the Select permission (and Export for a CSV report),
+// decodes the body and runs the search.
 // Permission is checked first: a caller who may not search learns nothing
 // about the parameters.
 func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) (*SearchResult, *SearchCriteria, error) {
@@ -139,6 +140,12 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) 
 	c, err := DecodeSearchCriteria(body)
 	if err != nil {
 		return nil, nil, err
+	}
+	// A CSV report takes the list out of the application: an export.
+	if c.ReportFormat {
+		if err := sess.Require(PermExport, MethodPersonSearch); err != nil {
+			return nil, nil, err
+		}
 	}
 	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
 	if err != nil {

@@ -1,4 +1,4 @@
-package demo
+package sqlstore
 
 import (
 	"context"
@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"wayfarer/internal/sqlstore"
 )
 
 // BulkPerson is a person with its children as the bulk loader writes them:
 // straight into the tables, bypassing the person service (no diff, no card
 // rules), for demo volumes and test fixtures. Identifiers are assigned by
-// InsertBulk and written back into the structs.
+// InsertBulkPersons (or BulkLoad) and written back into the structs.
 type BulkPerson struct {
 	RecNo                                                        int64
 	FirstName, MiddleName, LastName, UniqueID, BirthdayNote, Rem *string
@@ -89,7 +87,7 @@ const maxParams = 30000
 
 func (b *batch) add(vals ...any) { b.rows = append(b.rows, vals) }
 
-func (b *batch) flush(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map[string]*sql.Stmt) error {
+func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*sql.Stmt) error {
 	per := maxParams / len(b.cols)
 	for len(b.rows) > 0 {
 		n := min(per, len(b.rows))
@@ -118,10 +116,13 @@ func (b *batch) flush(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts
 	return nil
 }
 
+// bulkTables are the tables whose rec_no the loader assigns itself.
+var bulkTables = []string{"person", "communication", "card", "person_tag", "person_action_item"}
+
 // nextIDs reads the next free rec_no of each table the loader fills.
 func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
 	ids := map[string]int64{}
-	for _, t := range []string{"person", "communication", "card", "person_tag", "person_action_item"} {
+	for _, t := range bulkTables {
 		var m sql.NullInt64
 		if err := tx.QueryRowContext(ctx, "SELECT MAX(rec_no) FROM "+t).Scan(&m); err != nil {
 			return nil, err
@@ -131,11 +132,40 @@ func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
 	return ids, nil
 }
 
-// InsertBulk writes the persons of one agency and their children in one
-// transaction, assigning identifiers after the highest in use (so run it
+// InsertBulkPersons writes the persons of one agency and their children in
+// one transaction, assigning identifiers after the highest in use (so run it
 // alone: a concurrent insert could take the same numbers).
-func InsertBulk(ctx context.Context, db *sqlstore.DB, agencyID int64, persons []BulkPerson) error {
-	return insertBulk(ctx, db.Primary(), db.Dialect, agencyID, persons)
+func (db *DB) InsertBulkPersons(ctx context.Context, agencyID int64, persons []BulkPerson) error {
+	return insertBulk(ctx, db.primary, db.Dialect, agencyID, persons)
+}
+
+// BulkLoad runs fn with an insert that writes a batch of the agency's
+// persons as InsertBulkPersons does, each batch committing on its own. All
+// batches go through one connection, tuned for the load (see
+// Dialect.bulkBegin); when fn succeeds, fresh statistics let the planner
+// pick the search indexes well.
+func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func([]BulkPerson) error) error) error {
+	conn, err := db.primary.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if db.Dialect.bulkBegin != "" {
+		if _, err := conn.ExecContext(ctx, db.Dialect.bulkBegin); err != nil {
+			return err
+		}
+		defer conn.ExecContext(context.Background(), db.Dialect.bulkEnd)
+	}
+	err = fn(func(persons []BulkPerson) error {
+		return insertBulk(ctx, conn, db.Dialect, agencyID, persons)
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "ANALYZE"); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
 }
 
 // txBeginner is a *sql.DB or a *sql.Conn.
@@ -143,7 +173,7 @@ type txBeginner interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-func insertBulk(ctx context.Context, on txBeginner, d sqlstore.Dialect, agencyID int64, persons []BulkPerson) error {
+func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, persons []BulkPerson) error {
 	tx, err := on.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -158,13 +188,18 @@ func insertBulk(ctx context.Context, on txBeginner, d sqlstore.Dialect, agencyID
 	if err := insertBulkTx(ctx, tx, d, stmts, agencyID, persons); err != nil {
 		return err
 	}
-	if err := fixSequences(ctx, tx, d); err != nil {
-		return err
+	// Move the engine's identity sequences past the numbers chosen above.
+	for _, t := range bulkTables {
+		if q := d.syncIdentity(t); q != "" {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("bulk: sequence of %s: %w", t, err)
+			}
+		}
 	}
 	return tx.Commit()
 }
 
-func insertBulkTx(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
+func insertBulkTx(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
 	ids, err := nextIDs(ctx, tx)
 	if err != nil {
 		return err
@@ -197,7 +232,7 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map
 		p := &persons[i]
 		p.RecNo = next("person")
 		bp.add(p.RecNo, agencyID, p.FirstName, p.MiddleName, p.LastName, p.BirthdayDay, p.BirthdayMonth, p.BirthdayYear,
-			p.BirthdayNote, p.UniqueID, p.BranchID, p.AdvisorID, p.Rem, p.ActiveStatus, stamp(p.Created), stamp(p.Modified))
+			p.BirthdayNote, p.UniqueID, p.BranchID, p.AdvisorID, p.Rem, p.ActiveStatus, ts(p.Created), ts(p.Modified))
 		for j := range p.Comms {
 			c := &p.Comms[j]
 			c.RecNo = next("communication")
@@ -219,7 +254,7 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map
 			a.RecNo = next("person_action_item")
 			var done any
 			if a.Completed != nil {
-				done = stamp(*a.Completed)
+				done = ts(*a.Completed)
 			}
 			bai.add(a.RecNo, agencyID, p.RecNo, a.Description, a.TriggerIndex, a.TriggerFixedDate, a.Date, a.AppUserID, done)
 		}
@@ -236,22 +271,4 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect, stmts map
 		}
 	}
 	return flush()
-}
-
-// stamp is how timestamps are stored: UTC, microseconds.
-func stamp(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
-
-// fixSequences moves PostgreSQL's identity sequences past the numbers the
-// loader chose itself; SQLite's AUTOINCREMENT follows on its own.
-func fixSequences(ctx context.Context, tx *sql.Tx, d sqlstore.Dialect) error {
-	if !d.Numbered {
-		return nil
-	}
-	for _, t := range []string{"person", "communication", "card", "person_tag", "person_action_item"} {
-		q := "SELECT setval(pg_get_serial_sequence('" + t + "', 'rec_no'), (SELECT COALESCE(MAX(rec_no), 0) + 1 FROM " + t + "), false)"
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("bulk: sequence of %s: %w", t, err)
-		}
-	}
-	return nil
 }
