@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"strings"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"wayfarer/internal/app"
 	"wayfarer/internal/wayfarer"
@@ -47,14 +42,14 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 						}
 						id, err := a.Admin.CreateAgency(ctx, cmd.String("alias"), cmd.String("name"), st, int(cmd.Int("max-password-age-days")))
 						if err == nil {
-							fmt.Printf("created agency %s (recNo %d, %s)\n", wayfarer.NormalizeAlias(cmd.String("alias")), id, st)
+							fmt.Fprintf(cmd.Root().Writer, "created agency %s (recNo %d, %s)\n", wayfarer.NormalizeAlias(cmd.String("alias")), id, st)
 						}
 						return err
 					})},
 				{Name: "list", Usage: "list agencies", Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 					list, err := a.DB.ListAgencies(ctx)
 					for _, ag := range list {
-						fmt.Printf("%-16s %-14s recNo %-6d %s\n", ag.Alias, ag.Status, ag.ID, ag.Name)
+						fmt.Fprintf(cmd.Root().Writer, "%-16s %-14s recNo %-6d %s\n", ag.Alias, ag.Status, ag.ID, ag.Name)
 					}
 					return err
 				})},
@@ -71,7 +66,7 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 						}
 						id, err := a.DB.CreateBranch(ctx, ag.ID, cmd.String("name"))
 						if err == nil {
-							fmt.Printf("created branch %q (recNo %d)\n", cmd.String("name"), id)
+							fmt.Fprintf(cmd.Root().Writer, "created branch %q (recNo %d)\n", cmd.String("name"), id)
 						}
 						return err
 					})},
@@ -101,13 +96,13 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 						if u.Locked(a.Clock.Now()) {
 							state += ",locked"
 						}
-						fmt.Printf("%-16s %-8s %-16s person=%s\n", u.UserName, u.Type, state, u.Person)
+						fmt.Fprintf(cmd.Root().Writer, "%-16s %-8s %-16s person=%s\n", u.UserName, u.Type, state, u.Person)
 					}
 					return err
 				})},
 				userCommand("set-password", "set a user's password, read from stdin (never from the command line)", nil, alias, user,
 					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
-						pw, err := readPassword(cmd)
+						pw, err := readNewPassword(cmd)
 						if err != nil {
 							return err
 						}
@@ -171,7 +166,7 @@ func agencyStatusCommand(name, usage string, st wayfarer.AgencyStatus, alias cli
 		if err := a.DB.SetAgencyStatus(ctx, ag.ID, st); err != nil {
 			return err
 		}
-		fmt.Printf("agency %s is now %s\n", ag.Alias, st)
+		fmt.Fprintf(cmd.Root().Writer, "agency %s is now %s\n", ag.Alias, st)
 		return nil
 	})}
 }
@@ -190,7 +185,7 @@ func profileCommand(name, usage string, typ int, alias cli.Flag) *cli.Command {
 				}
 				id, err := a.DB.CreateProfile(ctx, ag.ID, typ, cmd.String("name"), branch)
 				if err == nil {
-					fmt.Printf("created %s %q (recNo %d)\n", name, cmd.String("name"), id)
+					fmt.Fprintf(cmd.Root().Writer, "created %s %q (recNo %d)\n", name, cmd.String("name"), id)
 				}
 				return err
 			})},
@@ -211,7 +206,7 @@ func userCommand(name, usage string, flags []cli.Flag, alias, user cli.Flag, f f
 			if err := f(ctx, cmd, a, u); err != nil {
 				return err
 			}
-			fmt.Printf("%s: done for user %s of %s\n", name, u.UserName, ag.Alias)
+			fmt.Fprintf(cmd.Root().Writer, "%s: done for user %s of %s\n", name, u.UserName, ag.Alias)
 			return nil
 		})}
 }
@@ -246,7 +241,7 @@ func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
 	}
 	var pw string
 	if cmd.Bool("password-stdin") {
-		if pw, err = readPassword(cmd); err != nil {
+		if pw, err = readNewPassword(cmd); err != nil {
 			return err
 		}
 	}
@@ -255,41 +250,9 @@ func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("created user %s (recNo %d, %s, person=%s)\n", cmd.String("user"), id, typ, perm)
+	fmt.Fprintf(cmd.Root().Writer, "created user %s (recNo %d, %s, person=%s)\n", cmd.String("user"), id, typ, perm)
 	if pw == "" {
-		fmt.Println("no password yet: set one with `wayfarer admin user set-password`")
+		fmt.Fprintln(cmd.Root().Writer, "no password yet: set one with `wayfarer admin user set-password`")
 	}
 	return nil
-}
-
-// readPassword prompts twice on a terminal, or reads one line from a pipe.
-func readPassword(cmd *cli.Command) (string, error) {
-	in := os.Stdin
-	if term.IsTerminal(int(in.Fd())) {
-		fmt.Fprint(os.Stderr, "Password: ")
-		a, err := term.ReadPassword(int(in.Fd()))
-		fmt.Fprintln(os.Stderr)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprint(os.Stderr, "Repeat password: ")
-		b, err := term.ReadPassword(int(in.Fd()))
-		fmt.Fprintln(os.Stderr)
-		if err != nil {
-			return "", err
-		}
-		if string(a) != string(b) {
-			return "", errors.New("the passwords differ")
-		}
-		return string(a), nil
-	}
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", err
-	}
-	pw := strings.TrimRight(line, "\r\n")
-	if pw == "" {
-		return "", errors.New("no password on stdin")
-	}
-	return pw, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"wayfarer/client"
 )
@@ -193,29 +191,14 @@ func clientLoginCommand() *cli.Command {
 }
 
 func clientLoginPassword(cmd *cli.Command) (string, error) {
-	in := cmd.Root().Reader
 	if cmd.Bool("password-stdin") {
-		line, err := bufio.NewReader(in).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return "", err
-		}
-		pw := strings.TrimRight(line, "\r\n")
-		if pw == "" {
-			return "", errors.New("no password on stdin")
-		}
-		return pw, nil
+		return stdinPassword(cmd)
 	}
-	f, ok := in.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	f, ok := inputTerminal(cmd)
+	if !ok {
 		return "", errors.New("no terminal to ask for the password: use --password-stdin")
 	}
-	fmt.Fprint(cmd.Root().ErrWriter, "Password: ")
-	pw, err := term.ReadPassword(int(f.Fd()))
-	fmt.Fprintln(cmd.Root().ErrWriter)
-	if err != nil {
-		return "", err
-	}
-	return string(pw), nil
+	return promptPassword(cmd, f, false)
 }
 
 func clientLogoutCommand() *cli.Command {

@@ -23,7 +23,7 @@ start at once migrate one after another.`,
 					if err != nil {
 						return err
 					}
-					fmt.Printf("applied %d migration(s)\n", n)
+					fmt.Fprintf(cmd.Root().Writer, "applied %d migration(s)\n", n)
 					return nil
 				})
 			}},
@@ -38,7 +38,7 @@ start at once migrate one after another.`,
 						if s.Applied {
 							state = "applied " + s.AppliedAt.UTC().Format("2006-01-02 15:04:05")
 						}
-						fmt.Printf("%05d  %-32s %s\n", s.Version, s.Name, state)
+						fmt.Fprintf(cmd.Root().Writer, "%05d  %-32s %s\n", s.Version, s.Name, state)
 					}
 					return nil
 				})

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wayfarer/internal/testserver"
+)
+
+// runAdmin runs `wayfarer --db db admin args...` with stdin as its input.
+func runAdmin(t *testing.T, db, stdin string, args ...string) (string, error) {
+	t.Helper()
+	root := rootCommand()
+	var out, errb bytes.Buffer
+	root.Writer, root.ErrWriter, root.Reader = &out, &errb, strings.NewReader(stdin)
+	err := root.Run(context.Background(), append([]string{"wayfarer", "--db", db, "admin"}, args...))
+	return out.String() + errb.String(), err
+}
+
+func mustAdmin(t *testing.T, db, stdin string, args ...string) {
+	t.Helper()
+	if out, err := runAdmin(t, db, stdin, args...); err != nil {
+		t.Fatalf("admin %v: %v\n%s", args, err, out)
+	}
+}
+
+func TestAdminCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "admin.db")
+	mustAdmin(t, db, "", "agency", "create", "--alias", "acme", "--name", "Acme Travel", "--max-password-age-days", "90")
+	mustAdmin(t, db, "", "branch", "create", "--alias", "ACME", "--name", "Downtown")
+	mustAdmin(t, db, "", "advisor", "create", "--alias", "ACME", "--name", "Ann Advisor", "--branch", "Downtown")
+	mustAdmin(t, db, "", "client-profile", "create", "--alias", "ACME", "--name", "Globex")
+	mustAdmin(t, db, "", "user", "create", "--alias", "ACME", "--user", "ann", "--type", "user", "--branch", "Downtown",
+		"--person", "select,read")
+	// the password comes from stdin, never from the command line
+	mustAdmin(t, db, "ann-password-1\n", "user", "set-password", "--alias", "ACME", "--user", "ann")
+	mustAdmin(t, db, "", "user", "set-permissions", "--alias", "ACME", "--user", "ann", "--person", "select,read,insert,update,allusers")
+	mustAdmin(t, db, "", "user", "link-advisor", "--alias", "ACME", "--user", "ann", "--advisor", "Ann Advisor")
+
+	out, err := runAdmin(t, db, "", "user", "list", "--alias", "ACME")
+	if err != nil || !strings.Contains(out, "person=select,read,insert,update,allusers") {
+		t.Fatalf("list: %v\n%s", err, out)
+	}
+	for _, bad := range [][]string{
+		{"agency", "create", "--alias", "ACME"},                                            // exists
+		{"agency", "create", "--alias", "no spaces"},                                       // bad alias
+		{"user", "set-permissions", "--alias", "ACME", "--user", "ann", "--person", "fly"}, // unknown permission
+		{"user", "create", "--alias", "ACME", "--user", "bob", "--branch", "Nowhere"},      // unknown branch
+		{"user", "link-advisor", "--alias", "ACME", "--user", "ann", "--advisor", "Nobody"},
+		{"user", "set-password", "--alias", "ACME", "--user", "ann"}, // no password on stdin
+		{"user", "enable", "--alias", "NOSUCH", "--user", "ann"},
+	} {
+		if out, err := runAdmin(t, db, "", bad...); err == nil {
+			t.Errorf("admin %v succeeded:\n%s", bad, out)
+		}
+	}
+	if _, err := runAdmin(t, db, "short\n", "user", "set-password", "--alias", "ACME", "--user", "ann"); err == nil {
+		t.Error("a 5-character password was accepted")
+	}
+
+	// What the commands did, seen by a server on the same database.
+	s := testserver.Start(t, testserver.Options{DB: db})
+	login := func(code int) {
+		t.Helper()
+		r := s.Do(t, "POST", "/login", map[string]string{"alias": "acme", "userName": "ann", "password": "ann-password-1"})
+		if got := r.Code(t); got != code {
+			t.Fatalf("login: resultCode %d, want %d: %s", got, code, r.Body)
+		}
+	}
+	login(0)
+	mustAdmin(t, db, "", "user", "disable", "--alias", "ACME", "--user", "ann")
+	login(104)
+	mustAdmin(t, db, "", "user", "enable", "--alias", "ACME", "--user", "ann")
+	login(0)
+	for i := 0; i < 5; i++ {
+		s.Do(t, "POST", "/login", map[string]string{"alias": "ACME", "userName": "ann", "password": "wrong-password"})
+	}
+	login(103)
+	mustAdmin(t, db, "", "user", "unlock", "--alias", "ACME", "--user", "ann")
+	login(0)
+	mustAdmin(t, db, "", "agency", "disable", "--alias", "ACME")
+	login(107)
+	mustAdmin(t, db, "", "agency", "cancel", "--alias", "ACME")
+	login(108)
+	mustAdmin(t, db, "", "agency", "enable", "--alias", "ACME")
+	login(0)
+	out, err = runAdmin(t, db, "", "agency", "list")
+	if err != nil || !strings.Contains(out, "ACME") || !strings.Contains(out, "active") {
+		t.Fatalf("agency list: %v\n%s", err, out)
+	}
+	// the help says what to do
+	out, _ = runAdmin(t, db, "", "--help")
+	if !strings.Contains(out, "wayfarer admin user set-password") {
+		t.Fatalf("admin help lacks the examples:\n%s", out)
+	}
+}
