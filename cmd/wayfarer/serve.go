@@ -41,7 +41,6 @@ missing (restarting does not duplicate them) and prints the demo logins.`,
 func instanceFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "db-replica", Usage: "postgres:// URL of a read replica for searches with readOnlyIntent", Sources: cli.EnvVars("WAYFARER_DB_REPLICA")},
-		&cli.IntFlag{Name: "db-max-conns", Value: 16, Usage: "connections per database handle (primary, replica)", Sources: cli.EnvVars("WAYFARER_DB_MAX_CONNS")},
 		&cli.StringFlag{Name: "token-key", Usage: "HMAC key (32+ bytes) for identity tokens; default: generated once and kept in the database", Sources: cli.EnvVars("WAYFARER_TOKEN_KEY")},
 		&cli.DurationFlag{Name: "token-lifetime", Value: 30 * time.Minute, Usage: "identity token lifetime", Sources: cli.EnvVars("WAYFARER_TOKEN_LIFETIME")},
 		&cli.IntFlag{Name: "max-failed-logins", Value: 5, Usage: "consecutive failed logins before a user is locked", Sources: cli.EnvVars("WAYFARER_MAX_FAILED_LOGINS")},
@@ -58,7 +57,6 @@ func instanceConfig(cmd *cli.Command) app.Config {
 	return app.Config{
 		DB:               cmd.String("db"),
 		DBReplica:        cmd.String("db-replica"),
-		DBMaxConns:       int(cmd.Int("db-max-conns")),
 		TokenKey:         cmd.String("token-key"),
 		TokenLifetime:    cmd.Duration("token-lifetime"),
 		MaxFailures:      int(cmd.Int("max-failed-logins")),

@@ -20,7 +20,6 @@ import (
 // Config is everything an instance is configured by.
 type Config struct {
 	DB, DBReplica    string
-	DBMaxConns       int    // pool size per database handle (default 16)
 	TokenKey         string // HMAC key for identity tokens; empty: generated once and kept in the database
 	TokenLifetime    time.Duration
 	MaxFailures      int
@@ -51,9 +50,6 @@ func (c *Config) Defaults() {
 	if c.PasswordParams == (password.Params{}) {
 		c.PasswordParams = password.DefaultParams
 	}
-	if c.DBMaxConns == 0 {
-		c.DBMaxConns = 16
-	}
 	if c.HashConcurrency == 0 {
 		c.HashConcurrency = 4
 	}
@@ -76,7 +72,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Cloc
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxConns(cfg.DBMaxConns)
 	a, err := wire(ctx, db, cfg, log, clock)
 	if err != nil {
 		db.Close()

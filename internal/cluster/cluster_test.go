@@ -218,8 +218,6 @@ func wantCode(t *testing.T, what string, r *testserver.Response, status, code in
 // Two `serve --demo` started together must not trip over each other
 // creating the demo data.
 func TestTwoDemoInstancesStartTogether(t *testing.T) {
-	t.Skip("serve --demo seeds without a lock: two at once collide (duplicate person_pkey); " +
-		"enable once cmd/wayfarer seeds inside db.Exclusive")
 	a, b := startPair(t, true)
 	for _, s := range []*instance{a, b} {
 		token(t, login(t, s, "admin", "demo-admin"))

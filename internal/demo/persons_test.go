@@ -14,7 +14,10 @@ import (
 )
 
 func TestDemoPersons(t *testing.T) {
-	s := testserver.Start(t, testserver.Options{})
+	testserver.Each(t, testserver.Options{}, testDemoPersons)
+}
+
+func testDemoPersons(t *testing.T, s *testserver.Server) {
 	ctx := context.Background()
 	sealer := s.App.Server.Persons.Sealer
 	db := s.App.DB
@@ -168,4 +171,30 @@ func TestDemoPersons(t *testing.T) {
 	if !found {
 		t.Fatal("Ken has no credit card")
 	}
+}
+
+// LoadPersons tops an agency up in batches through the bulk loader, which
+// ends with the engine's statistics statement (VACUUM ANALYZE on PostgreSQL).
+func TestLoadPersonsTopsUp(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		ctx := context.Background()
+		sealer := s.App.Server.Persons.Sealer
+		added, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, 1500, sealer, nil)
+		if err != nil || added != 1500 {
+			t.Fatalf("first load added %d: %v", added, err)
+		}
+		if added, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, 1500, sealer, nil); err != nil || added != 0 {
+			t.Fatalf("second load added %d: %v", added, err)
+		}
+		ag, _ := s.App.DB.AgencyByAlias(ctx, demo.Alias)
+		if n, err := s.App.DB.CountPersons(ctx, ag.ID); err != nil || n != 1500 {
+			t.Fatalf("%d persons: %v", n, err)
+		}
+		// identifiers continue after the loaded ones: a created person gets a fresh recNo
+		tok := s.LoginDemo(t, "admin")
+		r := s.Do(t, "POST", "/person", `{"lastName":"After","firstName":"Load","activeStatus":1}`, testserver.Bearer(tok)...)
+		if r.Status != 200 || r.JSON(t)["recNo"].(float64) <= 1500 {
+			t.Fatalf("create after bulk load: %d %s", r.Status, r.Body)
+		}
+	})
 }

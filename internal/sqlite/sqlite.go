@@ -31,6 +31,10 @@ func Open(path string) (*sqlstore.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
+	// Keep connections idle rather than the default 2: under concurrent
+	// requests they would be opened and closed constantly.
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return nil, err

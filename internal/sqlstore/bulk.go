@@ -162,7 +162,7 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func(
 	if err != nil {
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, "ANALYZE"); err != nil {
+	if _, err := conn.ExecContext(ctx, db.Dialect.bulkAnalyze); err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
 	return nil

@@ -32,18 +32,6 @@ func New(primary *sql.DB, d Dialect, migrations fs.FS) *DB {
 // SetReplica routes read-only-intent searches to r.
 func (db *DB) SetReplica(r *sql.DB) { db.replica = r }
 
-// SetMaxConns bounds each handle's pool to n connections and keeps as many
-// idle: database/sql keeps only 2 idle by default, so concurrent requests
-// would keep opening and closing connections.
-func (db *DB) SetMaxConns(n int) {
-	for _, h := range []*sql.DB{db.primary, db.replica} {
-		if h != nil {
-			h.SetMaxOpenConns(n)
-			h.SetMaxIdleConns(n)
-		}
-	}
-}
-
 // Primary is the read-write handle.
 func (db *DB) Primary() *sql.DB { return db.primary }
 

@@ -48,15 +48,18 @@ type Dialect struct {
 	// after it: on SQLite a large page cache (the index pages of a million
 	// persons), given back afterwards.
 	bulkBegin, bulkEnd string
+	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
+	// vacuums, or index-only scans read the heap until autovacuum runs.
+	bulkAnalyze string
 }
 
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true,
-		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000"}
+		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE"}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true}
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE"}
 )
 
 // Rebind rewrites ? placeholders into the engine's form. Queries never hold
@@ -119,7 +122,9 @@ func (d Dialect) gooseOptions() ([]goose.ProviderOption, error) {
 	if !d.advisoryLocks {
 		return nil, nil
 	}
-	locker, err := lock.NewPostgresSessionLocker()
+	// Retry each second (goose's default is 5 s) for up to 30 minutes, so a
+	// second instance neither idles nor gives up during a long migration.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 1800))
 	if err != nil {
 		return nil, err
 	}
