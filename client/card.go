@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"wayfarer/internal/wayfarer"
 )
 
 // CardType is the kind of a card. It is set when a card is made and never
@@ -170,24 +172,6 @@ func (l *CardLink) UnmarshalJSON(b []byte) error {
 // real one: the server's shape "VI 41-XXXX-1111", or digits, spaces and
 // dashes with a run of four or more mask characters (X, x or *), optionally
 // after a two-letter brand code. The server applies the same rule.
-func IsMaskedNumber(s string) bool {
-	s = strings.TrimSpace(s)
-	if len(s) >= 3 && isLetter(s[0]) && isLetter(s[1]) && s[2] == ' ' {
-		s = s[3:]
-	}
-	run, best := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == 'X' || c == 'x' || c == '*':
-			run++
-			best = max(best, run)
-		case c >= '0' && c <= '9', c == ' ', c == '-':
-			run = 0
-		default:
-			return false
-		}
-	}
-	return best >= 4
-}
+func IsMaskedNumber(s string) bool { return wayfarer.IsMaskedCardNumber(s) }
 
 func isLetter(c byte) bool { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') }

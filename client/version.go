@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
+
+	"wayfarer/internal/wayfarer"
 )
 
 // CardLinkVersion is the first contract version with personCardLink.
@@ -20,9 +20,9 @@ type ServerVersion struct {
 // AtLeast reports whether the contract version is v or later. An
 // unreadable version is never at least anything.
 func (v ServerVersion) AtLeast(min string) bool {
-	a, ok1 := parseVersion(v.Contract)
-	b, ok2 := parseVersion(min)
-	return ok1 && ok2 && compareVersions(a, b) >= 0
+	a, ok1 := wayfarer.ParseVersion(v.Contract)
+	b, ok2 := wayfarer.ParseVersion(min)
+	return ok1 && ok2 && wayfarer.CompareVersions(a, b) >= 0
 }
 
 // CardLinks reports whether the server speaks the personCardLink shape.
@@ -41,7 +41,7 @@ func (c *Client) Version(ctx context.Context) (ServerVersion, error) {
 	if err := c.send(ctx, http.MethodGet, "/version", nil, "", nil, &v); err != nil {
 		return ServerVersion{}, err
 	}
-	if _, ok := parseVersion(v.Contract); !ok {
+	if _, ok := wayfarer.ParseVersion(v.Contract); !ok {
 		return ServerVersion{}, fmt.Errorf("wayfarer version: unreadable contract version %q", v.Contract)
 	}
 	c.mu.Lock()
@@ -61,41 +61,4 @@ func (c *Client) requireCardLinks(ctx context.Context) error {
 			ErrServerTooOld, v.Contract)
 	}
 	return nil
-}
-
-func parseVersion(s string) ([]int, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, false
-	}
-	parts := strings.Split(s, ".")
-	out := make([]int, len(parts))
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return nil, false
-		}
-		out[i] = n
-	}
-	return out, true
-}
-
-// compareVersions pads the shorter version with zeros.
-func compareVersions(a, b []int) int {
-	for i := 0; i < len(a) || i < len(b); i++ {
-		var x, y int
-		if i < len(a) {
-			x = a[i]
-		}
-		if i < len(b) {
-			y = b[i]
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }

@@ -54,33 +54,27 @@ func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error 
 
 // handleSavePerson is POST /person: create or update, answering the recNo.
 func (s *Server) handleSavePerson(w http.ResponseWriter, r *http.Request) error {
-	svc, err := s.personService()
-	if err != nil {
+	var recNo int64
+	var created bool
+	err := s.decodeSave(r, func(svc *wayfarer.PersonService, old, n *wayfarer.Person) (err error) {
+		created = old == nil
+		recNo, err = svc.Save(r.Context(), sessionOf(r), old, n)
 		return err
-	}
-	body, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	old, n, err := wayfarer.DecodePersonSave(body)
-	if err != nil {
-		return err
-	}
-	recNo, err := svc.Save(r.Context(), sessionOf(r), old, n)
+	})
 	if err != nil {
 		return err
 	}
 	desc := "Person updated"
-	if old == nil {
+	if created {
 		desc = "Person created"
 	}
 	writeJSON(w, http.StatusOK, saveResult{ResultCode: wayfarer.CodeOK, ResultDescription: desc, RecNo: recNo})
 	return nil
 }
 
-// handleSavePersonRefresh is POST /person/refresh: the same save, answering
-// the person as GET /person/{recNo} shows it.
-func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request) error {
+// decodeSave reads a save body (a person, [person] or an oldNewDataset) and
+// hands its old and new sides to save.
+func (s *Server) decodeSave(r *http.Request, save func(svc *wayfarer.PersonService, old, n *wayfarer.Person) error) error {
 	svc, err := s.personService()
 	if err != nil {
 		return err
@@ -93,7 +87,17 @@ func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	p, err := svc.SaveAndLoad(r.Context(), sessionOf(r), old, n)
+	return save(svc, old, n)
+}
+
+// handleSavePersonRefresh is POST /person/refresh: the same save, answering
+// the person as GET /person/{recNo} shows it.
+func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request) error {
+	var p *wayfarer.Person
+	err := s.decodeSave(r, func(svc *wayfarer.PersonService, old, n *wayfarer.Person) (err error) {
+		p, err = svc.SaveAndLoad(r.Context(), sessionOf(r), old, n)
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -134,7 +134,7 @@ func onePerson(t *testing.T, r *testserver.Response) *wayfarer.Person {
 func (c personClient) create(body any) int64 {
 	c.t.Helper()
 	r := c.do("POST", "/person", body)
-	m := wantPersonResult(c.t, r, 200, 0, "")
+	m := wantResult(c.t, r, 200, 0, "")
 	if m["resultDescription"] != "Person created" {
 		c.t.Fatalf("body %s", r.Body)
 	}
@@ -312,7 +312,7 @@ func TestPersonCardLinkTable(t *testing.T) {
 				}
 			}
 			n.PersonCardLink = keep
-			wantPersonResult(t, admin.update(old, n), 200, 0, "")
+			wantResult(t, admin.update(old, n), 200, 0, "")
 			got := admin.load(recNo)
 			if len(got.PersonCardLink) != 2 || cardRows() != before-1 {
 				t.Fatalf("after removal %s (cards %d→%d)", mustJSON(t, got.PersonCardLink), before, cardRows())
@@ -384,7 +384,7 @@ func TestPersonCardLinkTable(t *testing.T) {
 			d := cardByType(t, n, 2)
 			d.Card.Description = wayfarer.Some("United MileagePlus")
 			before := cardRows()
-			wantPersonResult(t, admin.update(old, n), 200, 0, "")
+			wantResult(t, admin.update(old, n), 200, 0, "")
 			got := admin.load(recNo)
 			if mustJSON(t, got.PersonCardLink) != mustJSON(t, n.PersonCardLink) || cardRows() != before {
 				t.Fatalf("edit in place:\n got %s\nwant %s", mustJSON(t, got.PersonCardLink), mustJSON(t, n.PersonCardLink))
@@ -418,7 +418,7 @@ func TestPersonCardLinkTable(t *testing.T) {
 					n := clone(t, old)
 					n.Remarks = wayfarer.Some("must not be written")
 					edit(n)
-					wantPersonResult(t, admin.update(old, n), 400, wayfarer.CodeIdentifierMismatch, "person")
+					wantResult(t, admin.update(old, n), 400, wayfarer.CodeIdentifierMismatch, "person")
 					if got := admin.load(recNo); mustJSON(t, got) != mustJSON(t, old) {
 						t.Fatalf("written:\n%s\n%s", mustJSON(t, got), mustJSON(t, old))
 					}
@@ -441,7 +441,7 @@ func TestPersonCardRules(t *testing.T) {
 			t.Helper()
 			for _, path := range []string{"/person", "/person/refresh"} {
 				resp := admin.do("POST", path, dataset(old, n))
-				m := wantPersonResult(t, resp, 400, code, "person")
+				m := wantResult(t, resp, 400, code, "person")
 				if !strings.Contains(m["resultDescription"].(string), contains) {
 					t.Fatalf("description %q, want %q", m["resultDescription"], contains)
 				}
@@ -469,7 +469,7 @@ func TestPersonCardRules(t *testing.T) {
 				refused(t, old, n, wayfarer.CodeCardRule, "personCardLink[0].card.cardNumber is not a valid credit/debit card number")
 			}
 			resp := admin.do("POST", "/person", strings.Replace(kenJSON(r), "4111 1111 1111 1111", "4111 1111 1111 1112", 1))
-			wantPersonResult(t, resp, 400, wayfarer.CodeCardRule, "person")
+			wantResult(t, resp, 400, wayfarer.CodeCardRule, "person")
 		})
 
 		t.Run("3: a changed credit number is tokenized anew", func(t *testing.T) {
@@ -531,7 +531,7 @@ func TestPersonCardRules(t *testing.T) {
 			cardByType(t, n, 1).Card.CVVCode = wayfarer.Some("8642")
 			refused(t, old, n, wayfarer.CodeCardRule, "cvvCode")
 			resp := admin.do("POST", "/person", strings.Replace(kenJSON(r), `"nameOnCard":"KEN ABLER"`, `"nameOnCard":"KEN ABLER","cvvCode":"8642"`, 1))
-			wantPersonResult(t, resp, 400, wayfarer.CodeCardRule, "person")
+			wantResult(t, resp, 400, wayfarer.CodeCardRule, "person")
 			if strings.Contains(string(resp.Body), "8642") || strings.Contains(s.Logs.String(), "8642") {
 				t.Fatal("cvv echoed or logged")
 			}
@@ -576,7 +576,7 @@ func TestPersonCardRules(t *testing.T) {
 			old := admin.load(recNo, "decrypt=true")
 			n := clone(t, old)
 			cardByType(t, n, 1).Card.NameOnCard = wayfarer.Some("K ABLER")
-			wantPersonResult(t, admin.update(old, n), 200, 0, "")
+			wantResult(t, admin.update(old, n), 200, 0, "")
 			got := admin.load(recNo)
 			if cardByType(t, got, 1).Card.NameOnCard.Value != "K ABLER" || cardByType(t, got, 1).Card.CardNumber.Value != "VI 40-XXXX-1881" {
 				t.Fatalf("%s", mustJSON(t, got.PersonCardLink))
@@ -615,7 +615,7 @@ func TestPersonValidation(t *testing.T) {
 				n := clone(t, old)
 				n.FirstName = wayfarer.Some("Kenneth") // a valid change that must not be written either
 				c.edit(n)
-				m := wantPersonResult(t, admin.update(old, n), 400, c.code, "person")
+				m := wantResult(t, admin.update(old, n), 400, c.code, "person")
 				if !strings.Contains(m["resultDescription"].(string), c.contains) {
 					t.Fatalf("description %q", m["resultDescription"])
 				}
@@ -641,7 +641,7 @@ func TestPersonValidation(t *testing.T) {
 			{`{not json`, 400, wayfarer.CodeDeserialization, "Error deserializing Json"},
 		} {
 			resp := admin.do("POST", "/person", c.body)
-			m := wantPersonResult(t, resp, c.status, c.code, "person")
+			m := wantResult(t, resp, c.status, c.code, "person")
 			if !strings.Contains(m["resultDescription"].(string), c.contains) {
 				t.Fatalf("%s: description %q", c.body, m["resultDescription"])
 			}
@@ -660,8 +660,8 @@ func TestPersonConflict(t *testing.T) {
 			a, b := clone(t, old), clone(t, old)
 			a.FirstName = wayfarer.Some("Kenneth")
 			b.FirstName = wayfarer.Some("Kenny")
-			wantPersonResult(t, admin.update(old, a), 200, 0, "")
-			m := wantPersonResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
+			wantResult(t, admin.update(old, a), 200, 0, "")
+			m := wantResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
 			if !strings.Contains(m["resultDescription"].(string), "reload") {
 				t.Fatalf("%v", m)
 			}
@@ -675,15 +675,15 @@ func TestPersonConflict(t *testing.T) {
 			a, b := clone(t, old), clone(t, old)
 			cardByType(t, a, 1).Card.NameOnCard = wayfarer.Some("A")
 			cardByType(t, b, 1).Card.NameOnCard = wayfarer.Some("B")
-			wantPersonResult(t, admin.update(old, a), 200, 0, "")
-			wantPersonResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
+			wantResult(t, admin.update(old, a), 200, 0, "")
+			wantResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
 			// A card deleted by one client cannot be edited by the other.
 			old = admin.load(recNo)
 			a, b = clone(t, old), clone(t, old)
 			a.PersonCardLink = []wayfarer.CardLink{}
 			cardByType(t, b, 2).Card.Description = wayfarer.Some("edited")
-			wantPersonResult(t, admin.update(old, a), 200, 0, "")
-			wantPersonResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
+			wantResult(t, admin.update(old, a), 200, 0, "")
+			wantResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
 		})
 
 		t.Run("changes to different fields both apply", func(t *testing.T) {
@@ -691,8 +691,8 @@ func TestPersonConflict(t *testing.T) {
 			a, b := clone(t, old), clone(t, old)
 			a.MiddleName = wayfarer.Some("M")
 			b.Remarks = wayfarer.Some("quiet room")
-			wantPersonResult(t, admin.update(old, a), 200, 0, "")
-			wantPersonResult(t, admin.update(old, b), 200, 0, "")
+			wantResult(t, admin.update(old, a), 200, 0, "")
+			wantResult(t, admin.update(old, b), 200, 0, "")
 			got := admin.load(recNo)
 			if got.MiddleName.Value != "M" || got.Remarks.Value != "quiet room" {
 				t.Fatal("lost update")
@@ -745,7 +745,7 @@ func TestPersonNotFound(t *testing.T) {
 		check := func(c personClient, method, path string, body any) {
 			t.Helper()
 			resp := c.do(method, path, body)
-			wantPersonResult(t, resp, 404, wayfarer.CodeRecordNotFound, "person")
+			wantResult(t, resp, 404, wayfarer.CodeRecordNotFound, "person")
 			bodies = append(bodies, string(resp.Body))
 		}
 		check(admin, "GET", "/person/999999", nil)
@@ -796,7 +796,7 @@ func TestPersonPermissions(t *testing.T) {
 			{"POST", "/person/refresh", kenJSON(r)},
 		} {
 			resp := viewer.do(c.method, c.path, c.body)
-			wantPersonResult(t, resp, 403, wayfarer.CodePermissionDenied, "person")
+			wantResult(t, resp, 403, wayfarer.CodePermissionDenied, "person")
 		}
 		viewerUser, err := s.App.DB.UserByName(ctx, r.agency, "viewer")
 		if err != nil {
@@ -810,22 +810,22 @@ func TestPersonPermissions(t *testing.T) {
 		old := viewer.load(mine)
 		n := clone(t, old)
 		n.FirstName = wayfarer.Some("Kenneth")
-		m := wantPersonResult(t, viewer.update(old, n), 403, wayfarer.CodePermissionDenied, "person")
+		m := wantResult(t, viewer.update(old, n), 403, wayfarer.CodePermissionDenied, "person")
 		if !strings.Contains(m["resultDescription"].(string), "update") {
 			t.Fatalf("%v", m)
 		}
 		viewer.create(kenJSON(r))
 
 		// Decrypt needs the Decrypt permission.
-		wantPersonResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=true", mine), nil), 403, wayfarer.CodePermissionDenied, "person")
-		wantPersonResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=maybe", mine), nil), 400, wayfarer.CodeInvalidValue, "")
+		wantResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=true", mine), nil), 403, wayfarer.CodePermissionDenied, "person")
+		wantResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=maybe", mine), nil), 400, wayfarer.CodeInvalidValue, "")
 
 		// OnlySelf/OnlyBranch: the agent sees and saves the persons of its advisor in its branch.
 		agent.load(mine)
 		old = agent.load(mine)
 		n = clone(t, old)
 		n.Remarks = wayfarer.Some("agent was here")
-		wantPersonResult(t, agent.update(old, n), 200, 0, "")
+		wantResult(t, agent.update(old, n), 200, 0, "")
 		// ...but may not move one out of reach,
 		for _, move := range []func(p *wayfarer.Person){
 			func(p *wayfarer.Person) { p.BranchRecNo = wayfarer.Some(r.harbor) },
@@ -834,18 +834,18 @@ func TestPersonPermissions(t *testing.T) {
 			old = agent.load(mine)
 			n = clone(t, old)
 			move(n)
-			wantPersonResult(t, agent.update(old, n), 403, wayfarer.CodePermissionDenied, "person")
+			wantResult(t, agent.update(old, n), 403, wayfarer.CodePermissionDenied, "person")
 		}
 		// ...nor create one outside its scope; absent branch and advisor default to its own.
-		wantPersonResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"branch_recNo":%d}`, r.harbor)), 403, wayfarer.CodePermissionDenied, "person")
-		wantPersonResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"advisorProfile_recNo":%d}`, r.mark)), 403, wayfarer.CodePermissionDenied, "person")
+		wantResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"branch_recNo":%d}`, r.harbor)), 403, wayfarer.CodePermissionDenied, "person")
+		wantResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"advisorProfile_recNo":%d}`, r.mark)), 403, wayfarer.CodePermissionDenied, "person")
 		p := onePerson(t, agent.do("POST", "/person/refresh", `{"lastName":"Agentmade","activeStatus":1}`))
 		if p.BranchRecNo.Value != r.main || p.AdvisorProfileRecNo.Value != r.alice {
 			t.Fatalf("defaults %s", mustJSON(t, p))
 		}
 		// The branch user (OnlyBranch Harbor, AllUsers) sees Harbor, not Main.
 		branch.load(harbor)
-		wantPersonResult(t, branch.do("GET", fmt.Sprintf("/person/%d", mine), nil), 404, wayfarer.CodeRecordNotFound, "person")
+		wantResult(t, branch.do("GET", fmt.Sprintf("/person/%d", mine), nil), 404, wayfarer.CodeRecordNotFound, "person")
 		hp := onePerson(t, branch.do("POST", "/person/refresh", fmt.Sprintf(`{"lastName":"Harborite","activeStatus":1,"advisorProfile_recNo":%d}`, r.mark)))
 		if hp.BranchRecNo.Value != r.harbor {
 			t.Fatal("branch default")
@@ -861,7 +861,7 @@ func TestPersonDecryptAudit(t *testing.T) {
 		old := admin.load(recNo)
 		n := clone(t, old)
 		n.PersonCardLink = append(n.PersonCardLink, wayfarer.CardLink{Card: &wayfarer.Card{Type: wayfarer.Some(1), CardNumber: wayfarer.Some("4222222222222")}})
-		wantPersonResult(t, admin.update(old, n), 200, 0, "")
+		wantResult(t, admin.update(old, n), 200, 0, "")
 
 		audits, _ := s.App.DB.CardDecryptAudits(ctx, r.agency)
 		if len(audits) != 0 {
@@ -927,25 +927,6 @@ func assertNoClearCardNumbers(t *testing.T, s *testserver.Server) {
 			}
 		}
 	}
-}
-
-// wantPersonResult checks status, content type, resultCode and method of an answer.
-func wantPersonResult(t *testing.T, r *testserver.Response, status, code int, method string) map[string]any {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
-	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
-		t.Fatalf("content type %q", ct)
-	}
-	m := r.JSON(t)
-	if got := r.Code(t); got != code {
-		t.Fatalf("resultCode %d, want %d: %s", got, code, r.Body)
-	}
-	if method != "" && m["method"] != method {
-		t.Fatalf("method %v, want %s: %s", m["method"], method, r.Body)
-	}
-	return m
 }
 
 func spaced(num, sep string) string {
