@@ -349,9 +349,10 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	tok := s.LoginDemo(t, "admin")
 	login(t, s, "DEMO", "agent", "a-wrong-password")
 	s.Do(t, "GET", "/refreshIdentityToken?token="+tok, nil, testserver.Bearer(tok)...)
+	s.Do(t, "GET", "/person/4111111111111111", nil, testserver.Bearer(tok)...)
 	s.Do(t, "GET", "/logout", nil, testserver.Bearer(tok)...)
 	logs := s.Logs.String()
-	for _, secret := range []string{"demo-admin", "a-wrong-password", tok, strings.Split(tok, ".")[2]} {
+	for _, secret := range []string{"demo-admin", "a-wrong-password", tok, strings.Split(tok, ".")[2], "4111111111111111"} {
 		if strings.Contains(logs, secret) {
 			t.Fatalf("logs contain a secret %q:\n%s", secret[:8], logs)
 		}

@@ -45,7 +45,7 @@ type resultBody struct {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, method string) {
 	var e *wayfarer.Error
 	if !errors.As(err, &e) {
-		s.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		s.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", loggedPath(r), "error", err.Error())
 		e = &wayfarer.Error{Kind: wayfarer.KindInternal, Code: wayfarer.CodeInternal, Method: method, Message: "Internal error"}
 	}
 	if e.Method == "" {

@@ -110,12 +110,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w, rl: rl}
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", p)
+			s.log.Error("panic", "method", r.Method, "path", loggedPath(r), "panic", p)
 			if rl.status == 0 {
 				s.writeError(sw, r, errors.New("panic"), wayfarer.MethodRequest)
 			}
 		}
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rl.status,
+		s.log.Info("request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "alias", rl.alias)
 	}()
 
@@ -134,6 +134,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := h(sw, r); err != nil {
 		s.writeError(sw, r, err, wayfarer.MethodRequest)
 	}
+}
+
+// loggedPath is the path as logs show it: withheld when a client put
+// something that looks like a card number into it.
+func loggedPath(r *http.Request) string {
+	if wayfarer.ContainsCardNumber(r.URL.Path) {
+		return "(withheld: looks like a card number)"
+	}
+	return r.URL.Path
 }
 
 // readBody reads the request body within the limit.
