@@ -47,15 +47,20 @@ func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) error {
-	logOf(r.Context()).alias = wayfarer.NormalizeAlias(in.Alias)
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
 		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
 		ClientVersion: r.Header.Get(wayfarer.ClientVersionHeader), ClientIP: clientIP(r),
 	})
+	e := wayfarer.AsError(err)
+	if e != nil {
+		e.Method = wayfarer.MethodLogin
+	}
+	// The log names the agency only when the alias named one: an unknown
+	// alias is whatever the client typed, a card number included.
+	if (err == nil || (e != nil && e.Code != wayfarer.CodeInvalidAlias)) && !wayfarer.ContainsCardNumber(in.Alias) {
+		logOf(r.Context()).alias = wayfarer.NormalizeAlias(in.Alias)
+	}
 	if err != nil {
-		if e := wayfarer.AsError(err); e != nil {
-			e.Method = wayfarer.MethodLogin
-		}
 		return err
 	}
 	writeJSON(w, http.StatusOK, loginResult{IdentityToken: token, ResultCode: 0, ResultDescription: "Login Successful"})

@@ -39,15 +39,13 @@ func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	recNo, err := strconv.ParseInt(r.PathValue("recNo"), 10, 64)
-	if err != nil {
-		return wayfarer.PersonNotFoundError()
-	}
+	// Not a number: recNo 0, which the service answers as not found once
+	// it has checked the caller's permission, like any unknown recNo.
+	recNo, _ := strconv.ParseInt(r.PathValue("recNo"), 10, 64)
 	p, err := svc.Load(r.Context(), sessionOf(r), recNo, decrypt)
 	if err != nil {
 		return err
 	}
-	noStore(w)
 	writeJSON(w, http.StatusOK, []*wayfarer.Person{p})
 	return nil
 }
@@ -101,7 +99,6 @@ func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	noStore(w)
 	writeJSON(w, http.StatusOK, []*wayfarer.Person{p})
 	return nil
 }
@@ -127,4 +124,3 @@ func decryptParam(r *http.Request) (bool, error) {
 }
 
 // noStore keeps person data (and unmasked numbers) out of caches.
-func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }

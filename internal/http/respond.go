@@ -29,6 +29,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		body = []byte(`{"resultCode":900,"resultDescription":"Internal error"}`)
 	}
 	w.Header().Set("Content-Type", contentTypeJSON)
+	// Answers carry tokens and personal data: no cache may keep them.
+	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

@@ -73,7 +73,7 @@ func (c *Codec) Verify(s string) (*wayfarer.TokenClaims, error) {
 	if alg, ok := headerAlg(s); !ok {
 		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
 	} else if alg != jwt.SigningMethodHS256.Alg() {
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token: algorithm not accepted")
+		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
 	}
 	var cl claims
 	_, err := c.parser.ParseWithClaims(s, &cl, func(*jwt.Token) (any, error) { return c.key, nil })

@@ -63,6 +63,11 @@ func applyCardRules(ch *PersonChanges) error {
 			return cardRuleError("%s (%s.cardNumber)", msgMaskedNotAllowed, c.Path)
 		}
 		if typ.Value != CardTypeCreditDebit {
+			// Loyalty and travel-document numbers are stored and shown in
+			// clear: a payment card number must not hide among them.
+			if ContainsCardNumber(number) {
+				return cardRuleError("%s.cardNumber looks like a credit/debit card number: save it as a card of type 1, which is encrypted", c.Path)
+			}
 			continue
 		}
 		digits, brand, err := ValidateCreditCardNumber(number)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // JSONError turns an encoding/json error on body into the reference's 406
@@ -22,7 +23,7 @@ func JSONError(err error, body []byte, method string) *Error {
 			path = "$"
 		}
 		return Errorf(KindInvalid, CodeDeserialization, method,
-			"Error deserializing Json: cannot read a JSON %s as %s. Path '%s'.", typ.Value, typ.Type, path)
+			"Error deserializing Json: found a JSON %s where %s is expected. Path '%s'.", typ.Value, jsonKindOf(typ.Type), path)
 	case errors.Is(err, errEmptyBody):
 		return Errorf(KindInvalid, CodeDeserialization, method, "Error deserializing Json: the request body is empty.")
 	}
@@ -58,4 +59,34 @@ func lineColumn(body []byte, offset int64) (line, col int) {
 // fieldError is a 400 naming the field that broke a rule.
 func fieldError(code int, method, field, format string, args ...any) *Error {
 	return Errorf(KindInvalid, code, method, "%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// jsonKindOf names what a Go type reads from JSON, in the client's terms
+// rather than the server's type names.
+func jsonKindOf(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Implements(reflect.TypeFor[json.Unmarshaler]()) || reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+		return "a value of another form"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a value of another form"
 }

@@ -152,7 +152,7 @@ func (s *LoginService) checkClientVersion(v string) error {
 	min, _ := ParseVersion(s.Config.MinClientVersion)
 	got, ok := ParseVersion(v)
 	if !ok || CompareVersions(got, min) < 0 {
-		return loginError(CodeInvalidClientVersion, "Invalid AppServer client version: "+ClientVersionHeader+" must be at least "+s.Config.MinClientVersion)
+		return loginError(CodeInvalidClientVersion, "Invalid AppServer client version")
 	}
 	return nil
 }

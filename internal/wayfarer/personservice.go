@@ -233,8 +233,14 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 			return nil, err
 		}
 		fillOldCardTypes(o, current)
-		if err := s.reconcileClearNumbers(sess.AgencyID, o, n, current); err != nil {
-			return nil, err
+		// Only a caller who may see clear numbers can have loaded them. For
+		// anyone else a clear number is a new number (new token), even when
+		// it equals the stored one: otherwise an unchanged token would
+		// confirm a guessed card number.
+		if sess.Person.Has(PermDecrypt) {
+			if err := s.reconcileClearNumbers(sess.AgencyID, o, n, current); err != nil {
+				return nil, err
+			}
 		}
 		ch, err := DiffPerson(o, n)
 		if err != nil {

@@ -199,6 +199,26 @@ func srIsNull(raw []byte) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte
 
 // srDecodeObject returns the members of a JSON object in order; null is an
 // object without members.
+// srLastOfEachKey drops members whose name (matched case-insensitively, as
+// names are) appears again later: the last wins, as in encoding/json, and an
+// overridden value is not validated.
+func srLastOfEachKey(ms []srMember) []srMember {
+	seen := make(map[string]bool, len(ms))
+	keep := make([]bool, len(ms))
+	for i := len(ms) - 1; i >= 0; i-- {
+		k := strings.ToLower(ms[i].key)
+		keep[i] = !seen[k]
+		seen[k] = true
+	}
+	out := ms[:0]
+	for i, m := range ms {
+		if keep[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func srDecodeObject(raw []byte, path string) ([]srMember, error) {
 	if srIsNull(raw) {
 		return nil, nil
@@ -229,7 +249,7 @@ func srDecodeObject(raw []byte, path string) ([]srMember, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, srShapeError(path, "unexpected data after the object at position %d", dec.InputOffset())
 	}
-	return ms, nil
+	return srLastOfEachKey(ms), nil
 }
 
 func srSyntaxError(path string, err error, dec *json.Decoder) error {

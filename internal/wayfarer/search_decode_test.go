@@ -505,3 +505,17 @@ func TestSearchParamNamesComplete(t *testing.T) {
 }
 
 func srSearchParamsForTest() map[string]srParamDecoder { return searchParams }
+
+func TestSearchDecodeLastKeyWins(t *testing.T) {
+	c, err := DecodeSearchCriteria([]byte(`{"includeCols":["BOGUS"],"IncludeCols":["recNo"],"lastName":"bad","lastName":{"value":["Abl"],"compareCondition":5}}`))
+	if err != nil {
+		t.Fatalf("an overridden value was validated: %v", err)
+	}
+	if len(c.Columns) != 1 || c.Columns[0].Name != "recNo" || c.LastName.Cond != 5 {
+		t.Fatalf("criteria %+v", c)
+	}
+	// the last one is validated
+	if _, err := DecodeSearchCriteria([]byte(`{"includeCols":["recNo"],"includeCols":["BOGUS"]}`)); err == nil {
+		t.Fatal("the last value must be validated")
+	}
+}
