@@ -119,7 +119,8 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }
 
-// SweepTokens deletes expired sessions every interval until ctx ends.
+// SweepTokens deletes expired sessions, and failed logins of unknown names
+// a day old, every interval until ctx ends.
 func (a *App) SweepTokens(ctx context.Context, interval time.Duration, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -128,10 +129,14 @@ func (a *App) SweepTokens(ctx context.Context, interval time.Duration, log *slog
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if n, err := a.DB.DeleteExpiredTokens(ctx, a.Clock.Now()); err != nil {
+			now := a.Clock.Now()
+			if n, err := a.DB.DeleteExpiredTokens(ctx, now); err != nil {
 				log.Warn("token sweep failed", "error", err.Error())
 			} else if n > 0 {
 				log.Info("expired sessions removed", "count", n)
+			}
+			if _, err := a.DB.DeleteStaleLoginFailures(ctx, now.Add(-24*time.Hour), now); err != nil {
+				log.Warn("login failure sweep failed", "error", err.Error())
 			}
 		}
 	}

@@ -363,3 +363,34 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 		}
 	}
 }
+
+// The lockout does not tell which names exist: an unknown name locks after
+// as many failures as a known one, with the same answers.
+func TestLockoutSameForUnknownUsers(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		answers := func(user string) []string {
+			var out []string
+			for i := 0; i < 6; i++ {
+				out = append(out, string(login(t, s, "DEMO", user, "wrong-password").Body))
+			}
+			return out
+		}
+		known, unknown := answers("agent"), answers("nobody-here")
+		for i := range known {
+			if known[i] != unknown[i] {
+				t.Fatalf("attempt %d: known %s, unknown %s", i+1, known[i], unknown[i])
+			}
+		}
+		if !strings.Contains(unknown[5], `"resultCode":103`) {
+			t.Fatalf("the 6th failure of an unknown name: %s", unknown[5])
+		}
+		s.Clock.Advance(16 * time.Minute)
+		wantResult(t, login(t, s, "DEMO", "nobody-here", "wrong-password"), 401, 101, "login")
+		// a day later the sweep forgets the name's failures
+		s.Clock.Advance(25 * time.Hour)
+		n, err := s.App.DB.DeleteStaleLoginFailures(t.Context(), s.Clock.Now().Add(-24*time.Hour), s.Clock.Now())
+		if err != nil || n != 1 {
+			t.Fatalf("sweep removed %d: %v", n, err)
+		}
+	})
+}

@@ -83,6 +83,48 @@ func (db *DB) RecordLoginSuccess(ctx context.Context, agencyID, userID int64) er
 	return err
 }
 
+// UnknownUserLocked reports whether failed logins under a name that names
+// no user have locked that name at now.
+func (db *DB) UnknownUserLocked(ctx context.Context, agencyID int64, nameKey string, now time.Time) (bool, error) {
+	var locked bool
+	err := db.primary.QueryRowContext(ctx, db.q(
+		`SELECT locked_until > ? FROM login_failure WHERE agency_id = ? AND user_name_key = ? AND locked_until IS NOT NULL`),
+		ts(now), agencyID, nameKey).Scan(&locked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return locked, err
+}
+
+// RecordUnknownLoginFailure counts a failed login under a name that names no
+// user, in one statement as RecordLoginFailure does, locking the name at
+// maxFailures.
+func (db *DB) RecordUnknownLoginFailure(ctx context.Context, agencyID int64, nameKey string, now time.Time, maxFailures int, lockUntil time.Time) error {
+	var failures int
+	err := db.primary.QueryRowContext(ctx, db.q(`
+		INSERT INTO login_failure (agency_id, user_name_key, failures, last_failure) VALUES (?, ?, 1, ?)
+		ON CONFLICT (agency_id, user_name_key) DO UPDATE SET failures = login_failure.failures + 1, last_failure = excluded.last_failure
+		RETURNING failures`), agencyID, nameKey, ts(now)).Scan(&failures)
+	if err != nil || maxFailures <= 0 || failures < maxFailures {
+		return err
+	}
+	_, err = db.primary.ExecContext(ctx, db.q(
+		`UPDATE login_failure SET locked_until = ?, failures = 0 WHERE agency_id = ? AND user_name_key = ?`),
+		ts(lockUntil), agencyID, nameKey)
+	return err
+}
+
+// DeleteStaleLoginFailures forgets unknown-name failures older than before
+// whose lock, if any, has ended.
+func (db *DB) DeleteStaleLoginFailures(ctx context.Context, before, now time.Time) (int64, error) {
+	res, err := db.primary.ExecContext(ctx, db.q(
+		`DELETE FROM login_failure WHERE last_failure < ? AND (locked_until IS NULL OR locked_until < ?)`), ts(before), ts(now))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // CreateToken stores a new session and returns its tokenRecNo.
 func (db *DB) CreateToken(ctx context.Context, agencyID, userID int64, createdAt, expiresAt time.Time) (int64, error) {
 	var id int64

@@ -15,6 +15,9 @@ const (
 	ProfileClient  = 2
 )
 
+// MaxUserNameLength is the longest user name, in bytes.
+const MaxUserNameLength = 64
+
 // NewUser is what creating an app user takes.
 type NewUser struct {
 	AgencyID            int64
@@ -107,8 +110,8 @@ func CheckPassword(pw string) error {
 // login succeeds until it is set.
 func (s *AdminService) CreateUser(ctx context.Context, u NewUser, password string) (int64, error) {
 	u.UserName = strings.TrimSpace(u.UserName)
-	if u.UserName == "" || len(u.UserName) > 64 {
-		return 0, errors.New("user name must be 1 to 64 characters")
+	if u.UserName == "" || len(u.UserName) > MaxUserNameLength {
+		return 0, fmt.Errorf("user name must be 1 to %d characters", MaxUserNameLength)
 	}
 	if _, err := s.Auth.UserByName(ctx, u.AgencyID, u.UserName); err == nil {
 		return 0, fmt.Errorf("user %q already exists in this agency", u.UserName)

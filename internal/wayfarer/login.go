@@ -14,6 +14,11 @@ type AuthStore interface {
 	// reaches maxFailures, locks the user until lockUntil and resets the count.
 	RecordLoginFailure(ctx context.Context, agencyID, userID int64, maxFailures int, lockUntil time.Time) (locked bool, err error)
 	RecordLoginSuccess(ctx context.Context, agencyID, userID int64) error
+	// UnknownUserLocked and RecordUnknownLoginFailure do the same for a user
+	// name that names no user (nameKey: NormalizeUserName), so that a
+	// lockout does not tell which names exist.
+	UnknownUserLocked(ctx context.Context, agencyID int64, nameKey string, now time.Time) (bool, error)
+	RecordUnknownLoginFailure(ctx context.Context, agencyID int64, nameKey string, now time.Time, maxFailures int, lockUntil time.Time) error
 	CreateToken(ctx context.Context, agencyID, userID int64, createdAt, expiresAt time.Time) (tokenID int64, err error)
 	ExtendToken(ctx context.Context, agencyID, tokenID int64, expiresAt time.Time) error
 	DeleteToken(ctx context.Context, agencyID, tokenID int64) error
@@ -105,14 +110,15 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, err
 	}
 
 	badCredentials := loginError(CodeInvalidCredentials, "Invalid Username/Password")
+	now := s.Clock.Now()
 	user, err := s.Store.UserByName(ctx, agency.ID, req.UserName)
 	if errors.Is(err, ErrNotFound) {
-		s.Hasher.Burn(req.Password) // an unknown user costs what a known one does
-		return "", badCredentials
+		// An unknown user costs what a known one does, and locks as one does.
+		s.Hasher.Burn(req.Password)
+		return "", s.unknownUserFailure(ctx, agency.ID, req.UserName, now, badCredentials)
 	} else if err != nil {
 		return "", err
 	}
-	now := s.Clock.Now()
 	passwordOK := s.Hasher.Verify(req.Password, user.PasswordHash)
 	if user.Locked(now) {
 		return "", loginError(CodeUserLocked, "User locked")
@@ -143,6 +149,27 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, err
 		Alias: agency.Alias, AppName: s.Config.AppName, ClientIP: req.ClientIP,
 		IssuedAt: now, ExpiresAt: expires,
 	})
+}
+
+// unknownUserFailure answers a login for a name that names no user: 103
+// while such failures have locked the name, 101 otherwise (counting one).
+// Names longer than any user name can be are not counted: they never exist.
+func (s *LoginService) unknownUserFailure(ctx context.Context, agencyID int64, name string, now time.Time, bad *Error) error {
+	key := NormalizeUserName(name)
+	if key == "" || len(key) > MaxUserNameLength {
+		return bad
+	}
+	locked, err := s.Store.UnknownUserLocked(ctx, agencyID, key, now)
+	if err != nil {
+		return err
+	}
+	if locked {
+		return loginError(CodeUserLocked, "User locked")
+	}
+	if err := s.Store.RecordUnknownLoginFailure(ctx, agencyID, key, now, s.Config.MaxFailures, now.Add(s.Config.LockoutDuration)); err != nil {
+		return err
+	}
+	return bad
 }
 
 func (s *LoginService) checkClientVersion(v string) error {
