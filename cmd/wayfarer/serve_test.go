@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"wayfarer/internal/testserver"
 )
 
 // buildBinary builds this command once per test into dir.
@@ -38,10 +40,10 @@ func buildBinary(t *testing.T, dir string) string {
 var listening = regexp.MustCompile(`listening on (https?://\S+)`)
 
 // startServe starts `wayfarer serve` as a process and returns its base URL.
-func startServe(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *strings.Builder) {
+func startServe(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *testserver.Logs) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--demo", "--addr", "127.0.0.1:0"}, args...)...)
-	stderr := &strings.Builder{}
+	stderr := &testserver.Logs{} // written by exec while the test reads it
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -4,7 +4,6 @@ package cluster
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -57,30 +56,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// output is a process's combined output, safe to read while it runs.
-type output struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
-
-func (o *output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
-}
-
 // instance is one `wayfarer serve` process.
 type instance struct {
 	*testserver.Server
 	name string
 	cmd  *exec.Cmd
-	out  *output
+	out  *testserver.Logs // the process's combined output, readable while it runs
 	done chan error
 	base chan string // the address, once the banner shows it
 }
@@ -95,7 +76,7 @@ func spawn(t *testing.T, name, dbURL string, extra ...string) *instance {
 	args := append([]string{"--db", dbURL, "--log-level", "warn", "serve", "--addr", "127.0.0.1:0"}, extra...)
 	cmd := exec.Command(wayfarerBinary(t), args...)
 	cmd.Env = append(os.Environ(), vault.EnvVar+"="+testserver.TestCardKeys)
-	in := &instance{name: name, cmd: cmd, out: &output{}, done: make(chan error, 1), base: make(chan string, 1)}
+	in := &instance{name: name, cmd: cmd, out: &testserver.Logs{}, done: make(chan error, 1), base: make(chan string, 1)}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
