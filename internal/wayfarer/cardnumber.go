@@ -1,9 +1,12 @@
 package wayfarer
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // CardBrand is a payment card brand as shown in masked numbers. Codes are the
@@ -163,11 +166,21 @@ func IsMaskedCardNumber(s string) bool {
 // ContainsCardNumber reports whether free text holds something that looks
 // like a card number. The rule:
 //
-//   - A run is a maximal sequence of ASCII digits in which consecutive digits
-//     may be separated by a single space or a single dash. The run's
-//     separators split it into groups: "4111 1111 1111 1111" is one run of 4
-//     groups, "4111111111111111" one run of 1 group. Two separators in a row,
-//     or any other byte, end the run.
+//   - A digit is any Unicode decimal digit (category Nd: ASCII, full-width
+//     U+FF10–U+FF19, Arabic-Indic, Devanagari, ...), read as its value. A
+//     separator is any Unicode space separator (category Zs: the ASCII space,
+//     no-break space U+00A0, thin space U+2009, ideographic space U+3000,
+//     ...) or dash (category Pd: the ASCII hyphen-minus, en dash U+2013,
+//     em dash U+2014, full-width hyphen-minus U+FF0D, ...) or the minus
+//     sign U+2212. Invisible format characters (category Cf: zero-width
+//     space U+200B, soft hyphen U+00AD, word joiner U+2060, ...) are
+//     skipped as if absent, so they neither separate nor end a run. Tab,
+//     newline, '.', '/' and every other character are neither.
+//   - A run is a maximal sequence of digits in which consecutive digits may
+//     be separated by a single separator. The run's separators split it
+//     into groups: "4111 1111 1111 1111" is one run of 4 groups,
+//     "4111111111111111" one run of 1 group. Two separators in a row, or any
+//     other character (or invalid UTF-8), end the run.
 //   - The text contains a card number when, in some run, a contiguous
 //     sequence of whole groups (starting and ending at group boundaries) has
 //     13 to 19 digits in total, passes Luhn, and starts with a known card
@@ -181,6 +194,9 @@ func IsMaskedCardNumber(s string) bool {
 // prefix keeps ticket numbers, phone numbers, dates and long references from
 // being flagged merely because some window of their digits passes Luhn.
 // 12-digit numbers are never flagged: too many ordinary numbers have 12.
+// Reading every decimal digit and every space and dash keeps a card number
+// typed in full-width digits or grouped by no-break spaces or en dashes from
+// slipping past a check that only knew ASCII.
 //
 // It runs in O(len(text)) without allocating.
 func ContainsCardNumber(text string) bool { return containsCardNumber(text, cardScanMin) }
@@ -199,31 +215,141 @@ func containsCardNumber(text string, minDigits int) bool {
 	// begins a group carries groupStart on top of its value.
 	var buf [2 * maxLen]byte
 	n := 0       // digits in the current run
-	sep := false // previous byte was a separator inside a run
+	sep := false // previous character was a separator inside a run
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if c >= '0' && c <= '9' {
-			d := c - '0'
-			if n == 0 || sep {
-				d |= groupStart
+		d := c - '0'
+		if d > 9 {
+			// Not an ASCII digit: a separator, another character, or
+			// (from U+0080 on) a rune to classify.
+			k := kindOther
+			if c == ' ' || c == '-' {
+				k = kindSep
+			} else if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(text[i:])
+				i += size - 1
+				d, k = classifyRune(r)
+				if k == kindInvisible {
+					continue
+				}
 			}
-			p := n % maxLen
-			buf[p], buf[p+maxLen] = d, d
-			n++
-			sep = false
-			continue
+			if k != kindDigit {
+				// A group ends here; check the sequences of groups ending with it.
+				if n >= minDigits && !sep && groupsHoldCard(&buf, n, minDigits) {
+					return true
+				}
+				if k == kindSep && n > 0 && !sep {
+					sep = true
+				} else {
+					n, sep = 0, false
+				}
+				continue
+			}
 		}
-		// A group ends here; check the sequences of groups ending with it.
-		if n >= minDigits && !sep && groupsHoldCard(&buf, n, minDigits) {
-			return true
+		if n == 0 || sep {
+			d |= groupStart
 		}
-		if (c == ' ' || c == '-') && n > 0 && !sep {
-			sep = true
-			continue
-		}
-		n, sep = 0, false
+		p := n % maxLen
+		buf[p], buf[p+maxLen] = d, d
+		n++
+		sep = false
 	}
 	return n >= minDigits && !sep && groupsHoldCard(&buf, n, minDigits)
+}
+
+// runeKind is what the card scan makes of a character.
+type runeKind uint8
+
+const (
+	kindOther     runeKind = iota
+	kindDigit              // a Unicode decimal digit (Nd)
+	kindSep                // a Unicode space separator (Zs) or dash (Pd), or the minus sign
+	kindInvisible          // a format character (Cf: zero-width space, soft hyphen, ...): skipped
+)
+
+// runeClass is a range of non-ASCII runes of one kind. Decimal digits come
+// in contiguous runs of ten from 0 to 9 (a Unicode stability guarantee), so
+// a digit's value is its distance from lo modulo 10 (see
+// TestRuneClassesDigitRuns).
+type runeClass struct {
+	lo, hi rune
+	kind   runeKind
+}
+
+// runeClasses lists the non-ASCII Nd, Zs, Pd and Cf ranges of the unicode
+// package and the minus sign, sorted, for classifyRune's binary search. Built once.
+var runeClasses = buildRuneClasses()
+
+func buildRuneClasses() []runeClass {
+	var out []runeClass
+	add := func(t *unicode.RangeTable, k runeKind) {
+		put := func(lo, hi, stride rune) {
+			if stride == 1 || k == kindDigit {
+				// Digits must stay whole ranges for the value rule;
+				// the unicode package keeps them at stride 1.
+				if hi >= utf8.RuneSelf {
+					out = append(out, runeClass{max(lo, utf8.RuneSelf), hi, k})
+				}
+				return
+			}
+			for r := lo; r <= hi; r += stride {
+				if r >= utf8.RuneSelf {
+					out = append(out, runeClass{r, r, k})
+				}
+			}
+		}
+		for _, r := range t.R16 {
+			put(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+		}
+		for _, r := range t.R32 {
+			put(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+		}
+	}
+	add(unicode.Nd, kindDigit)
+	add(unicode.Zs, kindSep)
+	add(unicode.Pd, kindSep)
+	add(unicode.Cf, kindInvisible)
+	out = append(out, runeClass{'\u2212', '\u2212', kindSep}) // MINUS SIGN (Sm), looks like a dash
+	slices.SortFunc(out, func(a, b runeClass) int { return cmp.Compare(a.lo, b.lo) })
+	return out
+}
+
+// runeNotable has a bit set for every BMP rune that runeClasses lists, so
+// that classifyRune answers most non-ASCII text (letters, CJK) without a
+// search. 8 KiB, built once.
+var runeNotable = func() *[0x10000 / 64]uint64 {
+	var bits [0x10000 / 64]uint64
+	for _, c := range runeClasses {
+		for r := c.lo; r <= c.hi && r < 0x10000; r++ {
+			bits[r/64] |= 1 << (r % 64)
+		}
+	}
+	return &bits
+}()
+
+// classifyRune returns the kind of a non-ASCII rune, and for a digit its
+// value. It allocates nothing.
+func classifyRune(r rune) (byte, runeKind) {
+	if r < 0x10000 && runeNotable[r/64]&(1<<(r%64)) == 0 {
+		return 0, kindOther
+	}
+	cs := runeClasses
+	lo, hi := 0, len(cs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch c := &cs[m]; {
+		case r < c.lo:
+			hi = m
+		case r > c.hi:
+			lo = m + 1
+		default:
+			if c.kind == kindDigit {
+				return byte((r - c.lo) % 10), kindDigit
+			}
+			return 0, c.kind
+		}
+	}
+	return 0, kindOther
 }
 
 const (

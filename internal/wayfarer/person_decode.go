@@ -15,12 +15,18 @@ import (
 // oldData is a create). old is nil for a create.
 //
 // Errors: 406 for JSON that cannot be read as a person, naming the path
-// where reading broke; 407 for a wrong number of persons or the pre-1.8.2
-// flat card array; 410 for a non-empty cvvCode anywhere.
+// where reading broke, and for invalid UTF-8 in a string (CheckJSONText);
+// 407 for a control character in a string, a wrong number of persons or the
+// pre-1.8.2 flat card array; 410 for a non-empty cvvCode anywhere.
 func DecodePersonSave(body []byte) (old, new *Person, err error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return nil, nil, deserializeError("", "the request body is empty")
+	}
+	// Invalid UTF-8 and control characters first: encoding/json would
+	// replace the one with U+FFFD and store the other.
+	if err := CheckJSONText(body, MethodPerson); err != nil {
+		return nil, nil, err
 	}
 	if err := syntaxCheck(body); err != nil {
 		return nil, nil, err

@@ -297,3 +297,82 @@ func TestValidatePhoneNumbersAreNotCards(t *testing.T) {
 	err = ValidatePerson(person(CommPhone, "4111 1111 1111 1111"), true)
 	wantCode(t, err, KindInvalid, CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
 }
+
+// The JSON text rules (CheckJSONText) run first in DecodePersonSave.
+func TestDecodePersonSaveRefusesBadText(t *testing.T) {
+	cases := []struct {
+		name, body string
+		code       int
+		contains   string
+	}{
+		{"invalid UTF-8", "{\"activeStatus\":1,\"personCommunicationLink\":[{\"communication\":{\"type\":1,\"value\":\"1\"}},{\"communication\":{\"type\":2,\"value\":\"a\xff@example.com\"}}]}",
+			CodeDeserialization, "invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value'."},
+		{"invalid UTF-8 in a key", "[{\"activeStatus\":1,\"r\xe9marks\":\"x\"}]", CodeDeserialization, "invalid UTF-8 in a key of this object. Path '[0]'."},
+		{"unpaired surrogate", `{"remarks":"\udead"}`, CodeDeserialization, "surrogate"},
+		{"NUL", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"remarks":"x\u0000"}]}}`,
+			CodeInvalidValue, "a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'oldNewDataset.newData[0].remarks'."},
+		{"DEL in a card field", `{"personCardLink":[{"card":{"type":2,"cardNumber":"L1\u007f"}}]}`, CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personCardLink[0].card.cardNumber'."},
+		// Before the cvvCode rule too: the body is not text to judge.
+		{"before cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123","nameOnCard":"\b"}}]}`, CodeInvalidValue, "nameOnCard"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := DecodePersonSave([]byte(c.body))
+			wantCode(t, err, KindInvalid, c.code, c.contains)
+			if e := AsError(err); e.Method != MethodPerson {
+				t.Fatalf("method %q", e.Method)
+			}
+		})
+	}
+	// Malformed JSON keeps its syntax answer.
+	_, _, err := DecodePersonSave([]byte("{\"remarks\":\"\xff\",}"))
+	wantCode(t, err, KindInvalid, CodeDeserialization, "malformed JSON at line 1")
+	// Tab, line feed and carriage return are text.
+	_, n, err := DecodePersonSave([]byte(`{"activeStatus":1,"remarks":"a\tb\r\nc","lastName":"Ab\u0009ler"}`))
+	if err != nil || n.Remarks.Value != "a\tb\r\nc" || n.LastName.Value != "Ab\tler" {
+		t.Fatalf("%v %+v", err, n)
+	}
+	if err := ValidatePerson(n, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ValidatePerson applies the same text rules to persons built in Go.
+func TestValidateText(t *testing.T) {
+	n := 0
+	eachStringField(fullPerson(t), func(path string, _ func(string)) {
+		for _, c := range []struct {
+			value    string
+			contains string
+		}{
+			{"a\x00b", path + " must not contain a control character (U+0000); of the control characters only tab, line feed and carriage return are allowed"},
+			{"\x1b", path + " must not contain a control character (U+001B)"},
+			{"a\x7f", path + " must not contain a control character (U+007F)"},
+			{"a\xffb", path + " is not valid UTF-8"},
+			{"\xed\xa0\x80", path + " is not valid UTF-8"},
+			{"\t", ""}, // one character: gender has room for no more
+			{"\n", ""},
+			{"\r", ""},
+			{"ë", ""},
+		} {
+			p := fullPerson(t)
+			eachStringField(p, func(path2 string, set func(string)) {
+				if path2 == path {
+					set(c.value)
+				}
+			})
+			err := ValidatePerson(p, true)
+			if c.contains == "" {
+				if err != nil {
+					t.Errorf("%s = %q: %v", path, c.value, err)
+				}
+				continue
+			}
+			wantCode(t, err, KindInvalid, CodeInvalidValue, c.contains)
+		}
+		n++
+	})
+	if n < 33 {
+		t.Errorf("only %d fields checked", n)
+	}
+}

@@ -1,6 +1,9 @@
 package wayfarer
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // record is one record of a person save with its wire path: the person
 // itself or a row of a child table.
@@ -63,10 +66,13 @@ func ValidatePerson(p *Person, create bool) error {
 	}
 	for _, r := range recs {
 		for _, f := range stringFields(r.value, r.path) {
-			if f.info.ro || f.info.max == 0 {
+			if f.info.ro || f.info.input {
 				continue
 			}
-			if utf8.RuneCountInString(f.value) > f.info.max {
+			if err := validText(f); err != nil {
+				return err
+			}
+			if f.info.max > 0 && utf8.RuneCountInString(f.value) > f.info.max {
 				return invalidValue("%s is longer than %d", f.path, f.info.max)
 			}
 		}
@@ -106,6 +112,23 @@ func ValidatePerson(p *Person, create bool) error {
 		if l.PersonActionItem == nil && !l.ActionItemRecNo.Valid {
 			return invalidValue("%s.personActionItem is required for a new action item", indexPath("personActionItemLink", i))
 		}
+	}
+	return nil
+}
+
+// validText applies CheckJSONText's text rules to a decoded field, for
+// persons that reach the service without a request body (built in Go by
+// tools, demo data or tests): valid UTF-8, and no control characters other
+// than tab, line feed and carriage return. From a request body these are
+// refused earlier, by CheckJSONText, with the same result codes as here
+// except that invalid UTF-8 there is a 406.
+func validText(f stringField) error {
+	if !utf8.ValidString(f.value) {
+		return invalidValue("%s is not valid UTF-8", f.path)
+	}
+	if i := strings.IndexFunc(f.value, isControlText); i >= 0 {
+		return invalidValue("%s must not contain a control character (U+%04X); of the control characters only tab, line feed and carriage return are allowed",
+			f.path, f.value[i])
 	}
 	return nil
 }
