@@ -409,6 +409,78 @@ func TestSearchBadInput(t *testing.T) {
 	})
 }
 
+// TestSearchStrictStrings: an element of a string array that is not a
+// string is 406; an empty value (or empty In/NotIn item) for a condition
+// that compares values is 407 pointing at Blank/NotBlank; Ignore, Blank and
+// NotBlank ignore their values; values of only spaces are values.
+func TestSearchStrictStrings(t *testing.T) {
+	eachSearch(t, func(t *testing.T, s *testserver.Server, fx *searchFixture) {
+		tok := searchLogin(t, s, "admin")
+		bad := func(body string, code int, contains ...string) {
+			t.Helper()
+			r := s.Do(t, "POST", "/personSearch", body, testserver.Bearer(tok)...)
+			m := wantResult(t, r, 400, code, "Param")
+			d, _ := m["resultDescription"].(string)
+			for _, c := range contains {
+				if !strings.Contains(d, c) {
+					t.Errorf("%s: description %q lacks %q", body, d, c)
+				}
+			}
+		}
+		// non-strings in string arrays
+		r := s.Do(t, "POST", "/personSearch", `{"includeCols":[null]}`, testserver.Bearer(tok)...)
+		m := wantResult(t, r, 400, 406, "Param")
+		if d := m["resultDescription"]; d != "Error deserializing Json: expected a string, found null. Path 'includeCols[0]'." {
+			t.Errorf("includeCols [null]: %q", d)
+		}
+		bad(`{"includeCols":["name",7]}`, 406, "expected a string, found a number", "Path 'includeCols[1]'")
+		bad(`{"includeCols":["name",{"name":"recNo"}]}`, 406, "found an object", "Path 'includeCols[1]'")
+		bad(`{"includeCols":[["name"]]}`, 406, "found an array", "Path 'includeCols[0]'")
+		bad(`{"includeCols":[true]}`, 406, "found a boolean", "Path 'includeCols[0]'")
+		bad(`{"lastName":{"value":[null],"compareCondition":1}}`, 406, "found null", "Path 'lastName.value[0]'")
+		bad(`{"commValue":{"value":["x",null],"compareCondition":3}}`, 406, "found null", "Path 'commValue.value[1]'")
+		bad(`{"tags":[{"tagName":"VIP","value":[null]}]}`, 406, "found null", "Path 'tags[0].value[0]'")
+		// text rules: invalid UTF-8 is not silently replaced, control characters are refused
+		bad("{\"lastName\":{\"value\":[\"Abl\xff\"],\"compareCondition\":5}}", 406, "invalid UTF-8", "Path 'lastName.value[0]'")
+		bad(`{"commValue":{"value":["a\u0000b"],"compareCondition":6}}`, 407, "control character", "Path 'commValue.value[0]'")
+
+		// empty values for conditions that compare them
+		const hint = "to find blank values use compareCondition 3 (Blank) or 4 (NotBlank)"
+		r = s.Do(t, "POST", "/personSearch", `{"lastName":{"value":[""],"compareCondition":1}}`, testserver.Bearer(tok)...)
+		m = wantResult(t, r, 400, 407, "Param")
+		if d := m["resultDescription"]; d != "Invalid value: the value is empty, and compareCondition 1 (Equal) needs a value to compare; "+
+			hint+". Path 'lastName.value[0]'." {
+			t.Errorf("lastName Equal empty: %q", d)
+		}
+		for _, cond := range []int{1, 2, 5, 6, 7, 8, 9, 10} {
+			bad(fmt.Sprintf(`{"lastName":{"value":[""],"compareCondition":%d}}`, cond), 407, fmt.Sprintf("compareCondition %d (", cond), hint,
+				"Path 'lastName.value[0]'")
+			bad(fmt.Sprintf(`{"firstName":{"value":["a",""],"compareCondition":%d}}`, cond), 407, hint, "Path 'firstName.value[1]'")
+		}
+		bad(`{"middleName":{"value":[""]}}`, 407, "compareCondition 1 (Equal)", hint, "Path 'middleName.value[0]'")
+		bad(`{"commValue":{"value":["a,,b"],"compareCondition":7}}`, 407, "item 2 of 3 of the comma-separated list is empty", hint,
+			"Path 'commValue.value[0]'")
+		bad(`{"commValueCountryDomain":{"value":["us, "],"compareCondition":8}}`, 407, "item 2 of 2", "Path 'commValueCountryDomain.value[0]'")
+		bad(`{"commValueCityArea":{"value":["555"," "],"compareCondition":7}}`, 407, "empty or only spaces", "Path 'commValueCityArea.value[1]'")
+		bad(`{"commValueUserSpecific":{"value":[""],"compareCondition":6}}`, 407, hint, "Path 'commValueUserSpecific.value[0]'")
+		bad(`{"tags":[{"tagName":"VIP","value":{"value":[""],"compareCondition":5}}]}`, 407, hint, "Path 'tags[0].value.value[0]'")
+		bad(`{"tags":[{"tagName":"VIP","value":[""],"compareCondition":1}]}`, 407, hint, "Path 'tags[0].value[0]'")
+
+		// Ignore, Blank and NotBlank ignore their values, whatever they hold;
+		// spaces are compared as sent, except In/NotIn items
+		runNameCases(t, s, tok, []searchCase{
+			{"0 Ignore with an empty value", `"lastName":{"value":[""],"compareCondition":0}`, allNames},
+			{"3 Blank with an empty value", `"lastName":{"value":["",""],"compareCondition":3}`, []string{"/Nolast", "/Bob"}},
+			{"4 NotBlank with an empty list item", `"lastName":{"value":["a,,b"],"compareCondition":4}`, except("/Nolast", "/Bob")},
+			{"tag value Blank with an empty value", `"tags":[{"tagName":"Seat","value":{"value":[""],"compareCondition":3}}]`, []string{"Baker/"}},
+			{"commValue Contains a space", `"commValue":{"value":[" "],"compareCondition":6}`, []string{"Abler/Ken"}},
+			{"lastName Equal a space: no name is one", `"lastName":{"value":[" "],"compareCondition":1}`, []string{}},
+			{"In trims its items", `"lastName":{"value":[" abler , baker "],"compareCondition":7}`,
+				[]string{"Abler/Hale Nicole", "Abler/Ken", "Baker/"}},
+		})
+	})
+}
+
 func TestSearchCSV(t *testing.T) {
 	eachSearch(t, func(t *testing.T, s *testserver.Server, fx *searchFixture) {
 		tok := searchLogin(t, s, "admin")

@@ -38,11 +38,19 @@ func (w *world) randomCriteria(r *rand.Rand) map[string]any {
 	if w.ascii {
 		fragments = asciiOnly(fragments)
 	}
+	// An empty value is a 407 for the conditions that compare values
+	// (wayfarer.srStringParamFromMembers); Ignore, Blank and NotBlank take
+	// any, "" included.
+	compared := slices.DeleteFunc(slices.Clone(fragments), func(s string) bool { return s == "" })
 	strParam := func() map[string]any {
 		cond := r.Intn(11)
 		var vals []string
 		for range 1 + r.Intn(2) {
-			v := pick(r, fragments)
+			pool := fragments
+			if cond != 0 && cond != 3 && cond != 4 {
+				pool = compared
+			}
+			v := pick(r, pool)
 			if cond == 7 || cond == 8 {
 				v = pick(r, []string{"abler,smith", "Zed", "ken, anna", "gold", "U-1,U-2"})
 			}

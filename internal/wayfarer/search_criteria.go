@@ -50,7 +50,10 @@ func (c StringCondition) Negated() (StringCondition, bool) {
 }
 
 // StringParam is a decoded StringSearchParam. For In and NotIn the values
-// are already split at commas and trimmed.
+// are already split at commas and trimmed. DecodeSearchCriteria never
+// leaves an empty value (it answers 407: Blank and NotBlank find blank
+// fields) and leaves no values for Ignore, Blank and NotBlank, which do not
+// use them.
 //
 // Semantics, shared by the SQL and by Matches: comparison ignores case
 // (ASCII letters on SQLite, as its lower() does; PostgreSQL folds Unicode);

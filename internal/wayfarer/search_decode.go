@@ -26,6 +26,9 @@ import (
 func DecodeSearchCriteria(body []byte) (*SearchCriteria, error) {
 	c := &SearchCriteria{}
 	if len(bytes.TrimSpace(body)) > 0 {
+		if err := CheckJSONText(body, MethodParam); err != nil {
+			return nil, err
+		}
 		members, err := srDecodeObject(body, "")
 		if err != nil {
 			return nil, err
@@ -354,6 +357,20 @@ func srDecodeString(raw []byte, path string) (v string, present bool, err error)
 	return v, true, nil
 }
 
+// srDecodeStringElem reads an element of an array of strings: unlike a
+// string parameter, where null means "not given", a null element is a
+// wrong shape like any other non-string.
+func srDecodeStringElem(raw []byte, path string) (string, error) {
+	v, ok, err := srDecodeString(raw, path)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", srShapeError(path, "expected a string, found null")
+	}
+	return v, nil
+}
+
 func srCheckLen(path, v string, size int) error {
 	if n := utf8.RuneCountInString(v); size > 0 && n > size {
 		return srValueError(path, "the value is %d characters long, longer than the column's %d", n, size)
@@ -494,29 +511,38 @@ func srDecodeStringParam(raw []byte, path string, size int) (StringParam, error)
 
 // srStringParamFromMembers reads value and compareCondition from members and
 // ignores any others (TagsSearchParams shares its object with them).
+//
+// Every element of value must be a string (406 otherwise, null included),
+// whatever the condition. Conditions 0 (Ignore), 3 (Blank) and 4 (NotBlank)
+// do not use their values: nothing else is checked and the values are
+// dropped. The other conditions compare each value, so a value must not be
+// empty, nor, for In and NotIn, any item of its comma-separated list once
+// trimmed (407 naming the element: blank fields are found with Blank and
+// NotBlank), nor longer than the column (407). Values are compared as sent,
+// untrimmed, except the items of In and NotIn: a value of only spaces is a
+// value for Equal or Contains, and an empty item for In.
 func srStringParamFromMembers(members []srMember, path string, size int) (StringParam, error) {
 	var p StringParam
-	var values []string
-	var valuesPath string
+	type element struct{ value, path string }
+	var elems []element
 	condSet := false
 	var condPath string
 	for _, m := range members {
 		mp := srJoinPath(path, m.key)
 		switch strings.ToLower(m.key) {
 		case "value":
-			elems, err := srDecodeArray(m.raw, mp)
+			raws, err := srDecodeArray(m.raw, mp)
 			if err != nil {
 				return p, err
 			}
-			values, valuesPath = values[:0], mp
-			for i, e := range elems {
-				s, ok, err := srDecodeString(e, fmt.Sprintf("%s[%d]", mp, i))
+			elems = elems[:0]
+			for i, e := range raws {
+				ep := fmt.Sprintf("%s[%d]", mp, i)
+				s, err := srDecodeStringElem(e, ep)
 				if err != nil {
 					return p, err
 				}
-				if ok {
-					values = append(values, s)
-				}
+				elems = append(elems, element{s, ep})
 			}
 		case "comparecondition":
 			v, ok, err := srDecodeInt(m.raw, mp, "int")
@@ -532,35 +558,53 @@ func srStringParamFromMembers(members []srMember, path string, size int) (String
 	if !condSet {
 		// Our decision, as for NumSearchParam: values without a condition
 		// mean Equal rather than a filter silently dropped.
-		if len(values) > 0 {
+		if len(elems) > 0 {
 			p.Cond = StrEqual
-		}
-	}
-	if p.Cond == StrIn || p.Cond == StrNotIn {
-		var split []string
-		for _, v := range values {
-			for _, part := range strings.Split(v, ",") {
-				if part = strings.TrimSpace(part); part != "" {
-					split = append(split, part)
-				}
-			}
-		}
-		values = split
-	}
-	for i, v := range values {
-		if err := srCheckLen(fmt.Sprintf("%s[%d]", valuesPath, i), v, size); err != nil {
-			return p, err
 		}
 	}
 	switch p.Cond {
 	case StrIgnore, StrBlank, StrNotBlank:
-	default:
-		if len(values) == 0 {
-			return p, srValueError(condPath, "compareCondition %d (%s) needs at least one value", p.Cond, p.Cond)
+		return p, nil // the values are not used, whatever they hold
+	}
+	list := p.Cond == StrIn || p.Cond == StrNotIn
+	for _, e := range elems {
+		if !list {
+			if e.value == "" {
+				return p, srEmptyValueError(e.path, p.Cond, "the value is empty")
+			}
+			if err := srCheckLen(e.path, e.value, size); err != nil {
+				return p, err
+			}
+			p.Values = append(p.Values, e.value)
+			continue
+		}
+		if strings.TrimSpace(e.value) == "" {
+			return p, srEmptyValueError(e.path, p.Cond, "the value is empty or only spaces (In and NotIn trim their items)")
+		}
+		items := strings.Split(e.value, ",")
+		for i, item := range items {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				return p, srEmptyValueError(e.path, p.Cond,
+					fmt.Sprintf("item %d of %d of the comma-separated list is empty (items are trimmed)", i+1, len(items)))
+			}
+			if err := srCheckLen(e.path, item, size); err != nil {
+				return p, err
+			}
+			p.Values = append(p.Values, item)
 		}
 	}
-	p.Values = values
+	if len(p.Values) == 0 {
+		return p, srValueError(condPath, "compareCondition %d (%s) needs at least one value", p.Cond, p.Cond)
+	}
 	return p, nil
+}
+
+// srEmptyValueError is the 407 of an empty value, or empty list item, given
+// to a condition that compares its values.
+func srEmptyValueError(path string, cond StringCondition, what string) error {
+	return srValueError(path, "%s, and compareCondition %d (%s) needs a value to compare; "+
+		"to find blank values use compareCondition 3 (Blank) or 4 (NotBlank)", what, cond, cond)
 }
 
 // Dates. DateSearchParam is {"date":"12/31/2001"} or {"date":"2001-12-31"};
@@ -702,12 +746,11 @@ func srDecodeIncludeCols(c *SearchCriteria, raw json.RawMessage, path string) er
 	c.Columns, c.DefaultCols = nil, false
 	seen := map[string]bool{}
 	for i, e := range elems {
-		name, ok, err := srDecodeString(e, fmt.Sprintf("%s[%d]", path, i))
+		// A null element is a wrong shape, as any other non-string one:
+		// skipped silently, [null] would answer the default columns.
+		name, err := srDecodeStringElem(e, fmt.Sprintf("%s[%d]", path, i))
 		if err != nil {
 			return err
-		}
-		if !ok {
-			continue
 		}
 		col, found := LookupSearchColumn(strings.TrimSpace(name))
 		if !found {

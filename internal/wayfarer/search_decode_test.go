@@ -2,6 +2,7 @@ package wayfarer
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -191,7 +192,7 @@ func TestDecodeValueErrors(t *testing.T) {
 		{`{"lastName":{"value":["a"],"compareCondition":-1}}`, "lastName.compareCondition"},
 		{`{"lastName":{"value":[],"compareCondition":5}}`, "needs at least one value"},
 		{`{"lastName":{"compareCondition":1}}`, "needs at least one value"},
-		{`{"lastName":{"value":[" , "],"compareCondition":7}}`, "needs at least one value"},
+		{`{"lastName":{"value":[" , "],"compareCondition":7}}`, "lastName.value[0]"},
 		{`{"recNo":{"value":[1],"compareCondition":5}}`, "recNo.compareCondition"},
 		{`{"recNo":{"compareCondition":2}}`, "needs at least one value"},
 		{`{"startingRow":-1}`, "startingRow"},
@@ -210,7 +211,9 @@ func TestDecodeValueErrors(t *testing.T) {
 	// multi-byte characters count as one
 	mustDecode(t, `{"lastName":{"value":["`+strings.Repeat("é", 64)+`"],"compareCondition":1}}`)
 	// In splits before checking: a long comma list of short names is fine
-	mustDecode(t, `{"lastName":{"value":["`+strings.Repeat("abcdefghij,", 20)+`"],"compareCondition":7}}`)
+	mustDecode(t, `{"lastName":{"value":["`+strings.Repeat("abcdefghij,", 20)+`abcdefghij"],"compareCondition":7}}`)
+	// ... and names the element holding the item, not the item's rank
+	wantError(t, `{"lastName":{"value":["a,b","c,`+long+`"],"compareCondition":7}}`, CodeInvalidValue, "Path 'lastName.value[1]'")
 }
 
 func TestDecodeNotSupported(t *testing.T) {
@@ -246,15 +249,161 @@ func TestDecodeStringParam(t *testing.T) {
 	// Equal does not split
 	c = mustDecode(t, `{"lastName":{"value":["a,b"],"compareCondition":1}}`)
 	check("equal", c.LastName, StrEqual, "a,b")
-	// null elements are skipped, null param is absent, explicit 0 ignores values
-	c = mustDecode(t, `{"lastName":{"value":[null,"x"],"compareCondition":2},"firstName":null,"middleName":{"value":["x"],"compareCondition":0}}`)
-	check("null elem", c.LastName, StrNotEqual, "x")
+	// null param is absent, explicit 0 ignores values (null elements: TestDecodeNonStringElements)
+	c = mustDecode(t, `{"lastName":{"value":["x"],"compareCondition":2},"firstName":null,"middleName":{"value":["x"],"compareCondition":0}}`)
+	check("NotEqual", c.LastName, StrNotEqual, "x")
 	if c.FirstName.Active() || c.MiddleName.Active() {
 		t.Error("null or Ignore param active")
 	}
 	// the last of duplicate names wins
 	c = mustDecode(t, `{"lastName":{"value":["a"],"compareCondition":1},"LastName":{"value":["b"],"compareCondition":6}}`)
 	check("dup", c.LastName, StrContains, "b")
+}
+
+// stringParamFields are the parameters of type StringSearchParam, with the
+// path their value array has, and a body builder for a StringSearchParam
+// object (members) at that place. Tags hold one nested and one flat.
+var stringParamFields = []struct {
+	valuePath string
+	body      func(members string) string
+}{
+	{"firstName.value", func(m string) string { return `{"firstName":{` + m + `}}` }},
+	{"middleName.value", func(m string) string { return `{"middleName":{` + m + `}}` }},
+	{"lastName.value", func(m string) string { return `{"lastName":{` + m + `}}` }},
+	{"commValue.value", func(m string) string { return `{"commValue":{` + m + `}}` }},
+	{"commValueCountryDomain.value", func(m string) string { return `{"commValueCountryDomain":{` + m + `}}` }},
+	{"commValueCityArea.value", func(m string) string { return `{"commValueCityArea":{` + m + `}}` }},
+	{"commValueUserSpecific.value", func(m string) string { return `{"commValueUserSpecific":{` + m + `}}` }},
+	{"tags[0].value.value", func(m string) string { return `{"tags":[{"tagName":"VIP","value":{` + m + `}}]}` }},
+	{"tags[0].value", func(m string) string { return `{"tags":[{"tagName":"VIP",` + m + `}]}` }},
+}
+
+func TestDecodeNonStringElements(t *testing.T) {
+	// An element of a string array that is not a string is a wrong shape,
+	// null included, naming the element.
+	for _, elem := range []string{"null", "1", "1.5", "{}", `{"a":"b"}`, "[]", `["recNo"]`, "true", "false"} {
+		wantError(t, `{"includeCols":[`+elem+`]}`, CodeDeserialization,
+			"Error deserializing Json: expected a string, found ", "Path 'includeCols[0]'.")
+		wantError(t, `{"includeCols":["recNo",`+elem+`,"name"]}`, CodeDeserialization, "Path 'includeCols[1]'.")
+		for _, f := range stringParamFields {
+			// whatever the condition: a wrong shape is never ignored
+			for _, cond := range []string{"", `,"compareCondition":0`, `,"compareCondition":1`, `,"compareCondition":3`, `,"compareCondition":7`} {
+				wantError(t, f.body(`"value":["a",`+elem+`]`+cond), CodeDeserialization,
+					"expected a string, found ", "Path '"+f.valuePath+"[1]'.")
+			}
+		}
+	}
+	// the exact wording, as the other shape errors
+	_, err := DecodeSearchCriteria([]byte(`{"includeCols":[null]}`))
+	if got, want := AsError(err).Message, "Error deserializing Json: expected a string, found null. Path 'includeCols[0]'."; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	_, err = DecodeSearchCriteria([]byte(`{"lastName":{"value":[null],"compareCondition":1}}`))
+	if got, want := AsError(err).Message, "Error deserializing Json: expected a string, found null. Path 'lastName.value[0]'."; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	// the arrays themselves may still be null or empty
+	for _, body := range []string{`{"includeCols":null}`, `{"includeCols":[]}`, `{"lastName":{"value":null,"compareCondition":3}}`,
+		`{"lastName":{"value":[],"compareCondition":4}}`} {
+		mustDecode(t, body)
+	}
+}
+
+func TestDecodeEmptyValues(t *testing.T) {
+	const hint = "to find blank values use compareCondition 3 (Blank) or 4 (NotBlank)"
+	// Every condition that compares its values refuses an empty one, on
+	// every StringSearchParam, naming the element.
+	for _, f := range stringParamFields {
+		for _, cond := range []string{"1", "2", "5", "6", "7", "8", "9", "10"} {
+			wantError(t, f.body(`"value":[""],"compareCondition":`+cond), CodeInvalidValue,
+				"Invalid value: the value is empty", "compareCondition "+cond+" (", hint, "Path '"+f.valuePath+"[0]'.")
+			wantError(t, f.body(`"value":["a",""],"compareCondition":`+cond), CodeInvalidValue, hint, "Path '"+f.valuePath+"[1]'.")
+		}
+		// no condition with values is Equal
+		wantError(t, f.body(`"value":[""]`), CodeInvalidValue, "compareCondition 1 (Equal)", hint, "Path '"+f.valuePath+"[0]'.")
+		// Ignore, Blank and NotBlank do not use their values, whatever they hold
+		for _, cond := range []StringCondition{StrIgnore, StrBlank, StrNotBlank} {
+			for _, vals := range []string{`""`, `" "`, `"a,,b"`, `"",""`, `"` + strings.Repeat("x", 2000) + `"`} {
+				body := f.body(fmt.Sprintf(`"value":[%s],"compareCondition":%d`, vals, cond))
+				c := mustDecode(t, body)
+				var p StringParam
+				switch {
+				case strings.HasPrefix(f.valuePath, "tags"):
+					p = c.Tags[0].Value
+				case strings.HasPrefix(f.valuePath, "firstName"):
+					p = c.FirstName
+				case strings.HasPrefix(f.valuePath, "middleName"):
+					p = c.MiddleName
+				case strings.HasPrefix(f.valuePath, "lastName"):
+					p = c.LastName
+				case strings.HasPrefix(f.valuePath, "commValue."):
+					p = c.CommValue
+				case strings.HasPrefix(f.valuePath, "commValueCountryDomain"):
+					p = c.CommValueCountryDomain
+				case strings.HasPrefix(f.valuePath, "commValueCityArea"):
+					p = c.CommValueCityArea
+				case strings.HasPrefix(f.valuePath, "commValueUserSpecific"):
+					p = c.CommValueUserSpecific
+				}
+				if p.Cond != cond || p.Values != nil {
+					t.Errorf("%s: %+v, want %v without values", body, p, cond)
+				}
+			}
+		}
+	}
+	// In and NotIn: an empty item of a comma-separated list, once trimmed
+	lists := []struct{ vals, contains string }{
+		{`"a,,b"`, "item 2 of 3 of the comma-separated list is empty (items are trimmed)"},
+		{`"a, ,b"`, "item 2 of 3 "},
+		{`"a,b,"`, "item 3 of 3 "},
+		{`",a"`, "item 1 of 2 "},
+		{`" , "`, "item 1 of 2 "},
+		{`","`, "item 1 of 2 "},
+		{`" "`, "the value is empty or only spaces (In and NotIn trim their items)"},
+		{`"\t"`, "the value is empty or only spaces"},
+		{`""`, "the value is empty or only spaces"},
+	}
+	for _, l := range lists {
+		wantError(t, `{"lastName":{"value":["x",`+l.vals+`],"compareCondition":7}}`, CodeInvalidValue,
+			l.contains, "compareCondition 7 (In)", hint, "Path 'lastName.value[1]'.")
+		wantError(t, `{"commValue":{"value":[`+l.vals+`],"compareCondition":8}}`, CodeInvalidValue,
+			l.contains, "compareCondition 8 (NotIn)", hint, "Path 'commValue.value[0]'.")
+	}
+	// the whole description, once
+	_, err := DecodeSearchCriteria([]byte(`{"lastName":{"value":[""],"compareCondition":5}}`))
+	want := "Invalid value: the value is empty, and compareCondition 5 (StartingWith) needs a value to compare; " +
+		"to find blank values use compareCondition 3 (Blank) or 4 (NotBlank). Path 'lastName.value[0]'."
+	if got := AsError(err).Message; got != want {
+		t.Errorf("message\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestDecodeWhitespaceValues(t *testing.T) {
+	// Values are compared as sent, untrimmed: a value of only spaces is a
+	// value (Contains " " finds two-word values). Only In and NotIn trim,
+	// their items.
+	c := mustDecode(t, `{"lastName":{"value":[" "],"compareCondition":1},"firstName":{"value":["  "],"compareCondition":6},
+		"middleName":{"value":[" Ab "],"compareCondition":5},"commValue":{"value":[" a , b "],"compareCondition":7},
+		"commValueCityArea":{"value":["\t"],"compareCondition":10},"commValueUserSpecific":{"value":[" x ,y"],"compareCondition":8}}`)
+	for _, tc := range []struct {
+		name string
+		got  StringParam
+		want StringParam
+	}{
+		{"lastName", c.LastName, StringParam{StrEqual, []string{" "}}},
+		{"firstName", c.FirstName, StringParam{StrContains, []string{"  "}}},
+		{"middleName", c.MiddleName, StringParam{StrStartingWith, []string{" Ab "}}},
+		{"commValue", c.CommValue, StringParam{StrIn, []string{"a", "b"}}},
+		{"commValueCityArea", c.CommValueCityArea, StringParam{StrNotContaining, []string{"\t"}}},
+		{"commValueUserSpecific", c.CommValueUserSpecific, StringParam{StrNotIn, []string{"x", "y"}}},
+	} {
+		if !reflect.DeepEqual(tc.got, tc.want) {
+			t.Errorf("%s: %+v, want %+v", tc.name, tc.got, tc.want)
+		}
+	}
+	// and spaces count towards the column's size
+	wantError(t, `{"commValueCityArea":{"value":["12 34"],"compareCondition":1}}`, CodeInvalidValue, "Path 'commValueCityArea.value[0]'.")
+	mustDecode(t, `{"commValueCityArea":{"value":[" 12 , 34 "],"compareCondition":7}}`) // In trims first
 }
 
 func TestDecodeNumParam(t *testing.T) {
@@ -517,5 +666,28 @@ func TestSearchDecodeLastKeyWins(t *testing.T) {
 	// the last one is validated
 	if _, err := DecodeSearchCriteria([]byte(`{"includeCols":["recNo"],"includeCols":["BOGUS"]}`)); err == nil {
 		t.Fatal("the last value must be validated")
+	}
+}
+
+// Search bodies get the text rules of person saves: invalid UTF-8 is 406 and
+// a control character 407, each naming the parameter, never silently
+// replaced or passed to the database.
+func TestDecodeSearchText(t *testing.T) {
+	for _, c := range []struct {
+		body, want string
+		code       int
+	}{
+		{"{\"lastName\":{\"value\":[\"Ab\xfflr\"],\"compareCondition\":5}}", "Path 'lastName.value[0]'", CodeDeserialization},
+		{`{"lastName":{"value":["Ab\u0000"],"compareCondition":5}}`, "Path 'lastName.value[0]'", CodeInvalidValue},
+		{`{"reportName":"a\u001bb"}`, "Path 'reportName'", CodeInvalidValue},
+	} {
+		_, err := DecodeSearchCriteria([]byte(c.body))
+		e := AsError(err)
+		if e == nil || e.Code != c.code || !strings.Contains(e.Message, c.want) {
+			t.Errorf("%q: %v, want code %d naming %s", c.body, err, c.code, c.want)
+		}
+	}
+	if _, err := DecodeSearchCriteria([]byte("{\"lastName\":{\"value\":[\"Zo\u00eb\\tX\"],\"compareCondition\":5}}")); err != nil {
+		t.Errorf("tab and non-ASCII letters are text: %v", err)
 	}
 }
