@@ -165,9 +165,17 @@ func TestOpenAPIRoutesAnswer(t *testing.T) {
 		}
 		// No other verb is routed on the path: 405 with exactly the
 		// documented verbs of every template the path matches.
+		// Where templates overlap, the most specific one owns the path
+		// (a literal segment beats a parameter), as in the router.
+		best := ""
+		for other := range routes {
+			if templateMatches(other, path) && templateShape(other) > best {
+				best = templateShape(other)
+			}
+		}
 		var allow []string
 		for other, ms := range routes {
-			if templateMatches(other, path) {
+			if templateMatches(other, path) && templateShape(other) == best {
 				allow = append(allow, ms...)
 			}
 		}
@@ -458,4 +466,18 @@ func TestOpenAPIErrorsAndDecisions(t *testing.T) {
 			t.Errorf("info.description: no row for result code %d", code)
 		}
 	}
+}
+
+// templateShape is '1' per literal segment, '0' per parameter: of two
+// templates matching one path, the greater shape is the more specific.
+func templateShape(tmpl string) string {
+	var b strings.Builder
+	for _, s := range strings.Split(strings.Trim(tmpl, "/"), "/") {
+		if strings.HasPrefix(s, "{") {
+			b.WriteByte('0')
+		} else {
+			b.WriteByte('1')
+		}
+	}
+	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"wayfarer/internal/app"
 	"wayfarer/internal/testserver"
@@ -935,4 +936,125 @@ func spaced(num, sep string) string {
 		parts = append(parts, num[i:min(i+4, len(num))])
 	}
 	return strings.Join(parts, sep)
+}
+
+// TestPersonActionItemCompletedBy: the server records who completed an
+// action item (the saving user), clears it with completed, and ignores a
+// completedBy_appUserRecNo sent by the client.
+func TestPersonActionItemCompletedBy(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *testserver.Server, r personRefs) {
+		admin := clientFor(t, s, "admin")
+		agent := clientFor(t, s, "agent")
+		recNo := admin.create(kenJSON(r)) // Main, Alice: within the agent's reach
+		item := func(p *wayfarer.Person) *wayfarer.PersonActionItem {
+			t.Helper()
+			if len(p.PersonActionItemLink) != 1 || p.PersonActionItemLink[0].PersonActionItem == nil {
+				t.Fatalf("action items %s", mustJSON(t, p.PersonActionItemLink))
+			}
+			return p.PersonActionItemLink[0].PersonActionItem
+		}
+		wantBy := func(what string, p *wayfarer.Person, by wayfarer.Opt[int64]) {
+			t.Helper()
+			a := item(p)
+			if !a.CompletedByAppUserRecNo.Present || !a.CompletedByAppUserRecNo.Equal(by) {
+				t.Fatalf("%s: completedBy_appUserRecNo %s, want %v", what, mustJSON(t, a), by)
+			}
+		}
+		open := admin.load(recNo)
+		wantBy("open item", open, wayfarer.Null[int64]())
+
+		// The agent marks it completed through refresh, claiming the admin did.
+		n := clone(t, open)
+		item(n).Completed = wayfarer.Some(wayfarer.TimestampOf(s.Clock.Now()))
+		item(n).CompletedByAppUserRecNo = wayfarer.Some(r.adminUser)
+		saved := onePerson(t, agent.do("POST", "/person/refresh", dataset(open, n)))
+		wantBy("refresh answer", saved, wayfarer.Some(r.agentUser))
+		done := admin.load(recNo)
+		wantBy("load after completing", done, wayfarer.Some(r.agentUser))
+		if !item(done).Completed.Equal(item(n).Completed) {
+			t.Fatalf("completed %s", mustJSON(t, item(done)))
+		}
+
+		// A client's completedBy alone changes nothing, and a re-dated
+		// completion keeps who completed it.
+		n = clone(t, done)
+		item(n).CompletedByAppUserRecNo = wayfarer.Some(r.adminUser)
+		wantResult(t, admin.update(done, n), 200, 0, "")
+		wantBy("completedBy sent alone", admin.load(recNo), wayfarer.Some(r.agentUser))
+		n = clone(t, done)
+		item(n).Completed = wayfarer.Some(wayfarer.TimestampOf(s.Clock.Now().Add(-time.Hour)))
+		wantResult(t, admin.update(done, n), 200, 0, "")
+		redated := admin.load(recNo)
+		wantBy("re-dated", redated, wayfarer.Some(r.agentUser))
+
+		// Cleared: completedBy goes with it, even when the client keeps it.
+		n = clone(t, redated)
+		item(n).Completed = wayfarer.Null[wayfarer.Timestamp]()
+		wantResult(t, admin.update(redated, n), 200, 0, "")
+		cleared := admin.load(recNo)
+		wantBy("cleared", cleared, wayfarer.Null[int64]())
+		if item(cleared).Completed.Valid {
+			t.Fatalf("completed %s", mustJSON(t, item(cleared)))
+		}
+
+		// Completed again, now by the admin, with a stale completedBy in the body.
+		n = clone(t, cleared)
+		item(n).Completed = wayfarer.Some(wayfarer.TimestampOf(s.Clock.Now()))
+		item(n).CompletedByAppUserRecNo = wayfarer.Some(r.agentUser)
+		wantResult(t, admin.update(cleared, n), 200, 0, "")
+		wantBy("completed by the admin", admin.load(recNo), wayfarer.Some(r.adminUser))
+
+		// A new item saved completed: the creating user; a new open item: null.
+		p := onePerson(t, agent.do("POST", "/person/refresh", fmt.Sprintf(`{"lastName":"Doneby","activeStatus":1,
+			"personActionItemLink":[{"personActionItem":{"description":"welcome call","completed":"2026-11-20T09:30:00Z","completedBy_appUserRecNo":%d}}]}`, r.adminUser)))
+		wantBy("created completed", p, wayfarer.Some(r.agentUser))
+		wantBy("created completed, loaded", agent.load(p.RecNo.Value), wayfarer.Some(r.agentUser))
+		p = onePerson(t, agent.do("POST", "/person/refresh", fmt.Sprintf(`{"lastName":"Openby","activeStatus":1,
+			"personActionItemLink":[{"personActionItem":{"description":"welcome call","completedBy_appUserRecNo":%d}}]}`, r.adminUser)))
+		wantBy("created open", p, wayfarer.Null[int64]())
+	})
+}
+
+// TestPersonRefreshWrongVerb: /person/refresh belongs to the save for every
+// verb; GET is a wrong method there (405, Allow: POST), not a recNo of
+// GET /person/{recNo}. Method names stay case-insensitive and numeric (and
+// other) recNos still load.
+func TestPersonRefreshWrongVerb(t *testing.T) {
+	s, r := startPersons(t, "")
+	admin := clientFor(t, s, "admin")
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/person/refresh"},
+		{"GET", "/Person/REFRESH"},
+		{"GET", "/person/refresh/"},
+		{"DELETE", "/person/refresh"},
+		{"PUT", "/person/Refresh"},
+	} {
+		for _, tok := range [][]string{admin.tok, nil} { // routing comes before the token
+			resp := s.Do(t, c.method, c.path, nil, tok...)
+			if resp.Status != 405 || resp.Header.Get("Allow") != "POST" {
+				t.Fatalf("%s %s: %d Allow %q %s, want 405 Allow POST", c.method, c.path, resp.Status, resp.Header.Get("Allow"), resp.Body)
+			}
+		}
+	}
+	recNo := admin.create(kenJSON(r))
+	for _, path := range []string{fmt.Sprintf("/person/%d", recNo), fmt.Sprintf("/PERSON/%d", recNo)} {
+		if p := onePerson(t, admin.do("GET", path, nil)); p.RecNo.Value != recNo {
+			t.Fatalf("GET %s: %s", path, mustJSON(t, p))
+		}
+	}
+	wantResult(t, admin.do("GET", "/person/999999", nil), 404, wayfarer.CodeRecordNotFound, "person")
+	wantResult(t, admin.do("GET", "/person/refreshed", nil), 404, wayfarer.CodeRecordNotFound, "person")
+	if resp := admin.do("POST", fmt.Sprintf("/person/%d", recNo), nil); resp.Status != 405 || resp.Header.Get("Allow") != "GET" {
+		t.Fatalf("POST /person/%d: %d Allow %q", recNo, resp.Status, resp.Header.Get("Allow"))
+	}
+	if resp := admin.do("DELETE", "/person", nil); resp.Status != 405 || resp.Header.Get("Allow") != "POST" {
+		t.Fatalf("DELETE /person: %d Allow %q", resp.Status, resp.Header.Get("Allow"))
+	}
+	// The refresh save itself still answers.
+	old := admin.load(recNo)
+	n := clone(t, old)
+	n.FirstName = wayfarer.Some("Kenneth")
+	if p := onePerson(t, admin.do("POST", "/Person/Refresh", dataset(old, n))); p.FirstName.Value != "Kenneth" {
+		t.Fatalf("refresh %s", mustJSON(t, p))
+	}
 }

@@ -11,15 +11,27 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 type route struct {
 	method   string
 	segments []string // literal segments match case-insensitively; "{name}" captures
+	shape    string   // one byte per segment: '1' literal, '0' parameter
 	handle   handlerFunc
 }
 
 // router matches method names case-insensitively, as the reference does,
-// while path parameters keep their value.
+// while path parameters keep their value. Where several patterns match a
+// path, the most specific one owns it: a literal segment beats a parameter
+// at the first position where they differ, so /person/refresh is the
+// refresh path for every method and never a recNo of /person/{recNo}.
 type router struct{ routes []route }
 
 func (rt *router) add(method, pattern string, h handlerFunc) {
-	rt.routes = append(rt.routes, route{method: method, segments: split(pattern), handle: h})
+	segs := split(pattern)
+	shape := make([]byte, len(segs))
+	for i, s := range segs {
+		shape[i] = '1'
+		if strings.HasPrefix(s, "{") {
+			shape[i] = '0'
+		}
+	}
+	rt.routes = append(rt.routes, route{method: method, segments: segs, shape: string(shape), handle: h})
 }
 
 func split(path string) []string {
@@ -31,10 +43,23 @@ func split(path string) []string {
 }
 
 // match finds the handler for r. allowed lists the methods of a path that
-// matched with another method.
+// matched with another method. Only the most specific patterns that match
+// the path count (patterns matching one path have as many segments, so
+// their shapes compare as strings).
 func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
 	segs := split(r.URL.Path)
+	best := ""
 	for _, ro := range rt.routes {
+		if ro.shape > best {
+			if _, ok := ro.matchPath(segs); ok {
+				best = ro.shape
+			}
+		}
+	}
+	for _, ro := range rt.routes {
+		if ro.shape != best {
+			continue
+		}
 		params, ok := ro.matchPath(segs)
 		if !ok {
 			continue

@@ -165,6 +165,8 @@ type ActionItemLink struct {
 }
 
 // PersonActionItem is a reminder on a person, due on a date derived from its trigger.
+// CompletedByAppUserRecNo is server-set: the app user whose save marked the
+// item completed (StampCompletedBy); a client's value is ignored on save.
 type PersonActionItem struct {
 	RecNo                   Opt[int64]     `json:"recNo,omitzero" wf:"id"`
 	Description             Opt[string]    `json:"description,omitzero" max:"256"`

@@ -177,6 +177,7 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	if err != nil {
 		return 0, err
 	}
+	ignoreCompletedBy(n)
 	scope := sess.PersonScope()
 	if !n.BranchRecNo.Present && scope.OnlyBranch && scope.BranchID != nil {
 		n.BranchRecNo = Some(*scope.BranchID)
@@ -191,6 +192,7 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	if err != nil {
 		return 0, err
 	}
+	StampCompletedBy(ch, nil, sess.UserID)
 	if err := s.seal(sess.AgencyID, ch); err != nil {
 		return 0, err
 	}
@@ -232,6 +234,8 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 		if err != nil {
 			return nil, err
 		}
+		ignoreCompletedBy(o)
+		ignoreCompletedBy(n)
 		fillOldCardTypes(o, current)
 		// Only a caller who may see clear numbers can have loaded them. For
 		// anyone else a clear number is a new number (new token), even when
@@ -259,6 +263,7 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 		if !scope.Allows(branch.Ptr(), advisor.Ptr()) {
 			return nil, outOfScope("the change would move the person outside your branch or advisors")
 		}
+		StampCompletedBy(ch, current, sess.UserID)
 		if err := s.seal(sess.AgencyID, ch); err != nil {
 			return nil, err
 		}
@@ -313,6 +318,80 @@ func (s *PersonService) open(agencyID int64, sealed *SealedNumber) (string, erro
 		return "", Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault could not open a card number")
 	}
 	return digits, nil
+}
+
+// completedByField is the wire name of the server-set completedBy_appUserRecNo.
+const completedByField = "completedBy_appUserRecNo"
+
+// ignoreCompletedBy drops completedBy_appUserRecNo from every action item of
+// one side of a save (a copy): the server sets it (StampCompletedBy), so a
+// client's value, on either side, is never written, compared or checked for
+// staleness, like the read-only appUserId.
+func ignoreCompletedBy(p *Person) {
+	for _, l := range p.PersonActionItemLink {
+		if l.PersonActionItem != nil {
+			l.PersonActionItem.CompletedByAppUserRecNo = Opt[int64]{}
+		}
+	}
+}
+
+// StampCompletedBy records who completed an action item, on the changes of
+// a save by app user userID (after ignoreCompletedBy, CheckStale):
+//
+//   - a new item saved with a completed value, or an existing one whose
+//     completed goes from null (as stored) to a value: completedBy = userID;
+//   - completed cleared: completedBy cleared too;
+//   - completed moved from one value to another: completedBy is kept (the
+//     item was already completed, by whoever the store records);
+//   - completed not changed: completedBy is not written.
+//
+// current is the person as stored in the saving transaction (nil for a
+// create); an edited item's stored completed decides whether it was open.
+func StampCompletedBy(ch *PersonChanges, current *Person, userID int64) {
+	stored := map[int64]*PersonActionItem{}
+	if current != nil {
+		for _, l := range current.PersonActionItemLink {
+			if l.ActionItemRecNo.Valid && l.PersonActionItem != nil {
+				stored[l.ActionItemRecNo.Value] = l.PersonActionItem
+			}
+		}
+	}
+	for i := range ch.ActionItems {
+		c := &ch.ActionItems[i]
+		if c.New == nil {
+			continue
+		}
+		var by Opt[int64]
+		switch c.Op {
+		case OpInsert:
+			if !c.New.Completed.Valid {
+				continue
+			}
+			by = Some(userID)
+		case OpUpdate:
+			if !hasField(c.Fields, "completed") {
+				continue
+			}
+			if !c.New.Completed.Valid {
+				by = Null[int64]()
+				break
+			}
+			was := c.Old
+			if s, ok := stored[c.RecNo]; ok {
+				was = s
+			}
+			if was != nil && was.Completed.Valid {
+				continue
+			}
+			by = Some(userID)
+		default:
+			continue
+		}
+		c.New.CompletedByAppUserRecNo = by
+		if !hasField(c.Fields, completedByField) {
+			c.Fields = append(c.Fields, completedByField)
+		}
+	}
 }
 
 // fillOldCardTypes gives old-side cards without a type the stored one, so

@@ -321,3 +321,218 @@ func TestServiceUpdate(t *testing.T) {
 		}
 	})
 }
+
+// actionWrite returns the one action item change of the last write.
+func actionWrite(t *testing.T, st *fakeStore) RowChange[PersonActionItem] {
+	t.Helper()
+	if len(st.writes) == 0 {
+		t.Fatal("nothing written")
+	}
+	w := st.writes[len(st.writes)-1]
+	if len(w.Changes.ActionItems) != 1 {
+		t.Fatalf("action item changes: %s", writtenJSON(t, w))
+	}
+	return w.Changes.ActionItems[0]
+}
+
+// TestServiceCompletedBy: completedBy_appUserRecNo is the saving user's when
+// a save marks an action item completed, cleared with completed, and never
+// taken from the client.
+func TestServiceCompletedBy(t *testing.T) {
+	ctx := context.Background()
+	done := Some(TimestampOf(mustTime("2024-06-15T10:00:00Z")))
+	later := Some(TimestampOf(mustTime("2024-06-16T10:00:00Z")))
+	const me, other, bogus = 9, 7, 55 // session(...).UserID is 9
+
+	t.Run("create", func(t *testing.T) {
+		svc, st := newService(t)
+		p := mustPerson(t, `{"activeStatus":1,"personActionItemLink":[
+			{"personActionItem":{"description":"done","completed":"2024-06-15T10:00:00Z","completedBy_appUserRecNo":55}},
+			{"personActionItem":{"description":"open","completed":null,"completedBy_appUserRecNo":55}},
+			{"personActionItem":{"description":"open too","completedBy_appUserRecNo":55}}]}`)
+		if _, err := svc.Create(ctx, session(everything), p); err != nil {
+			t.Fatal(err)
+		}
+		items := st.writes[0].Changes.ActionItems
+		if len(items) != 3 {
+			t.Fatalf("%+v", items)
+		}
+		if a := items[0]; !a.New.CompletedByAppUserRecNo.Equal(Some[int64](me)) || !hasField(a.Fields, completedByField) {
+			t.Fatalf("completed on create: %v %v", a.New.CompletedByAppUserRecNo, a.Fields)
+		}
+		for _, a := range items[1:] {
+			if a.New.CompletedByAppUserRecNo.Present || hasField(a.Fields, completedByField) {
+				t.Fatalf("open item: %v %v", a.New.CompletedByAppUserRecNo, a.Fields)
+			}
+		}
+		if p.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo.Value != bogus {
+			t.Fatal("caller's record changed")
+		}
+	})
+
+	t.Run("marked completed", func(t *testing.T) {
+		// As loaded, completed and completedBy null; a client sending its
+		// own completedBy (here another user) is ignored.
+		for _, oldSide := range []string{"null", "absent"} {
+			svc, st := newService(t)
+			o := loaded(t)
+			if oldSide == "null" {
+				o.PersonActionItemLink[0].PersonActionItem.Completed = Null[Timestamp]()
+				o.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Null[int64]()
+			}
+			n := loaded(t)
+			n.PersonActionItemLink[0].PersonActionItem.Completed = done
+			n.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](bogus)
+			if _, err := svc.Update(ctx, session(everything), o, n); err != nil {
+				t.Fatal(oldSide, err)
+			}
+			a := actionWrite(t, st)
+			if a.Op != OpUpdate || !slices.Equal(a.Fields, []string{"completed", completedByField}) ||
+				!a.New.CompletedByAppUserRecNo.Equal(Some[int64](me)) {
+				t.Fatalf("%s: %+v %+v", oldSide, a, a.New)
+			}
+		}
+	})
+
+	t.Run("client completedBy alone is ignored", func(t *testing.T) {
+		svc, st := newService(t)
+		st.persons[10].PersonActionItemLink[0].PersonActionItem.Completed = done
+		st.persons[10].PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](other)
+		o := loaded(t)
+		o.PersonActionItemLink[0].PersonActionItem.Completed = done
+		o.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](bogus) // not what is stored: no 409
+		n := clonePersonT(t, o)
+		n.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](me)
+		if _, err := svc.Update(ctx, session(everything), o, n); err != nil {
+			t.Fatal(err)
+		}
+		if ch := st.writes[0].Changes; !ch.Empty() {
+			t.Fatalf("written: %s", writtenJSON(t, st.writes[0]))
+		}
+		// Deleting the item with a wrong completedBy on the old side is no conflict either.
+		n.PersonActionItemLink = []ActionItemLink{}
+		if _, err := svc.Update(ctx, session(everything), o, n); err != nil {
+			t.Fatal(err)
+		}
+		if a := actionWrite(t, st); a.Op != OpDelete {
+			t.Fatalf("%+v", a)
+		}
+	})
+
+	t.Run("cleared, re-dated, untouched", func(t *testing.T) {
+		stored := func(st *fakeStore) {
+			st.persons[10].PersonActionItemLink[0].PersonActionItem.Completed = done
+			st.persons[10].PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](other)
+		}
+		oldSide := func() *Person {
+			o := loaded(t)
+			o.PersonActionItemLink[0].PersonActionItem.Completed = done
+			o.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](other)
+			return o
+		}
+
+		// Cleared: completedBy cleared with it, whatever the client says.
+		svc, st := newService(t)
+		stored(st)
+		n := oldSide()
+		n.PersonActionItemLink[0].PersonActionItem.Completed = Null[Timestamp]()
+		if _, err := svc.Update(ctx, session(everything), oldSide(), n); err != nil {
+			t.Fatal(err)
+		}
+		a := actionWrite(t, st)
+		if !slices.Equal(a.Fields, []string{"completed", completedByField}) || !a.New.CompletedByAppUserRecNo.Equal(Null[int64]()) {
+			t.Fatalf("cleared: %+v %+v", a, a.New)
+		}
+
+		// Re-dated: already completed, the recorded user stays (not written),
+		// also when the old side does not say completed.
+		for _, o := range []*Person{oldSide(), loaded(t)} {
+			svc, st = newService(t)
+			stored(st)
+			n = oldSide()
+			n.PersonActionItemLink[0].PersonActionItem.Completed = later
+			n.PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](bogus)
+			if _, err := svc.Update(ctx, session(everything), o, n); err != nil {
+				t.Fatal(err)
+			}
+			if a := actionWrite(t, st); !slices.Equal(a.Fields, []string{"completed"}) {
+				t.Fatalf("re-dated: %+v", a)
+			}
+		}
+
+		// Another field edited: completedBy is not written.
+		svc, st = newService(t)
+		stored(st)
+		n = oldSide()
+		n.PersonActionItemLink[0].PersonActionItem.Notes = Some("called back")
+		if _, err := svc.Update(ctx, session(everything), oldSide(), n); err != nil {
+			t.Fatal(err)
+		}
+		if a := actionWrite(t, st); !slices.Equal(a.Fields, []string{"notes"}) {
+			t.Fatalf("notes: %+v", a)
+		}
+	})
+
+	t.Run("stale completed", func(t *testing.T) {
+		// Someone else completed the item since the load: marking it
+		// completed again from the old load is a conflict, not a re-stamp.
+		svc, st := newService(t)
+		st.persons[10].PersonActionItemLink[0].PersonActionItem.Completed = done
+		st.persons[10].PersonActionItemLink[0].PersonActionItem.CompletedByAppUserRecNo = Some[int64](other)
+		o := loaded(t)
+		o.PersonActionItemLink[0].PersonActionItem.Completed = Null[Timestamp]()
+		n := loaded(t)
+		n.PersonActionItemLink[0].PersonActionItem.Completed = later
+		_, err := svc.Update(ctx, session(everything), o, n)
+		wantCode(t, err, KindConflict, CodeConcurrencyConflict, "reload")
+	})
+}
+
+func clonePersonT(t *testing.T, p *Person) *Person {
+	t.Helper()
+	c, err := clonePerson(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestStampCompletedBy covers the rule on its own, without the service.
+func TestStampCompletedBy(t *testing.T) {
+	done := Some(TimestampOf(mustTime("2024-06-15T10:00:00Z")))
+	item := func(id int64, completed Opt[Timestamp]) ActionItemLink {
+		return ActionItemLink{ActionItemRecNo: Some(id), PersonActionItem: &PersonActionItem{RecNo: Some(id), Completed: completed}}
+	}
+	current := &Person{PersonActionItemLink: []ActionItemLink{item(1, Null[Timestamp]()), item(2, done), item(3, done)}}
+	ch := &PersonChanges{ActionItems: []RowChange[PersonActionItem]{
+		{Op: OpInsert, New: &PersonActionItem{Completed: done}, Fields: []string{"completed"}},
+		{Op: OpInsert, New: &PersonActionItem{Description: Some("open")}, Fields: []string{"description"}},
+		// The old side claims open, the store says open: stamped.
+		{Op: OpUpdate, RecNo: 1, Old: &PersonActionItem{}, New: &PersonActionItem{Completed: done}, Fields: []string{"completed"}},
+		// Stored completed: a new value keeps the recorded user.
+		{Op: OpUpdate, RecNo: 2, Old: &PersonActionItem{}, New: &PersonActionItem{Completed: Some(TimestampOf(mustTime("2024-07-01T00:00:00Z")))}, Fields: []string{"completed"}},
+		// Cleared.
+		{Op: OpUpdate, RecNo: 3, Old: &PersonActionItem{Completed: done}, New: &PersonActionItem{Completed: Null[Timestamp]()}, Fields: []string{"completed"}},
+		{Op: OpDelete, RecNo: 4, Old: &PersonActionItem{Completed: done}},
+	}}
+	StampCompletedBy(ch, current, 9)
+	want := []struct {
+		by     Opt[int64]
+		fields []string
+	}{
+		{Some[int64](9), []string{"completed", completedByField}},
+		{Opt[int64]{}, []string{"description"}},
+		{Some[int64](9), []string{"completed", completedByField}},
+		{Opt[int64]{}, []string{"completed"}},
+		{Null[int64](), []string{"completed", completedByField}},
+	}
+	for i, w := range want {
+		c := ch.ActionItems[i]
+		if c.New.CompletedByAppUserRecNo != w.by || !slices.Equal(c.Fields, w.fields) {
+			t.Errorf("change %d: completedBy %+v fields %v, want %+v %v", i, c.New.CompletedByAppUserRecNo, c.Fields, w.by, w.fields)
+		}
+	}
+	if d := ch.ActionItems[5]; d.New != nil || d.Fields != nil {
+		t.Errorf("delete touched: %+v", d)
+	}
+}
