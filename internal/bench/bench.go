@@ -78,6 +78,7 @@ type Report struct {
 	GoVersion  string
 	CPUs       int
 	Results    []Result
+	Floor      []Result // GET /version over HTTP, per concurrency: what any request costs
 	Duration   time.Duration
 	Setup      string
 	QueryTexts []Query
@@ -163,6 +164,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		tokens[q.User], scopes[q.User] = tok, sess.PersonScope()
+	}
+
+	// The transport floor: a request that does no work (GET /version: no
+	// token, no database) through the same client and server.
+	for _, c := range cfg.Concurrency {
+		r, err := measure(ctx, func(ctx context.Context) (int, error) { return get(ctx, client, base+"/version") }, c, cfg.Warmup, cfg.Duration)
+		if err != nil {
+			return nil, fmt.Errorf("floor (%d): %w", c, err)
+		}
+		r.Query, r.Mode, r.Concurrency = "floor: GET /version", "http", c
+		rep.Floor = append(rep.Floor, r)
+		fmt.Fprintf(progress, "%-42s %-6s c=%-2d p50 %8s  p99 %8s  %8.1f req/s\n", r.Query, r.Mode, c, ms(r.P50), ms(r.P99), r.Throughput)
 	}
 
 	for _, q := range cfg.Queries {
@@ -287,6 +300,26 @@ func login(ctx context.Context, client *http.Client, base, user string) (string,
 		return out.IdentityToken, nil
 	}
 	return "", fmt.Errorf("no demo user %q", user)
+}
+
+// get sends one GET and reads the whole answer.
+func get(ctx context.Context, client *http.Client, url string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != 200 {
+		return 0, fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return 0, nil
 }
 
 // post sends one search and reads the whole answer, counting its rows.

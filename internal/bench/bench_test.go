@@ -48,8 +48,12 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("%s: direct %d rows, http %d", d.Query, d.Rows, h.Rows)
 		}
 	}
+	if len(rep.Floor) != 2 || rep.Floor[0].Requests == 0 || rep.Floor[0].P50 <= 0 {
+		t.Errorf("floor: %+v", rep.Floor)
+	}
 	var md bytes.Buffer
-	if err := rep.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "| a: lastName StartingWith Abl | 1 |") {
+	if err := rep.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "| a: lastName StartingWith Abl | 1 |") ||
+		!strings.Contains(md.String(), "Transport floor at c=1") {
 		t.Errorf("markdown: %v\n%s", err, md.String())
 	}
 	// a second run adds nothing

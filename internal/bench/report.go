@@ -9,15 +9,22 @@ import (
 
 func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
 
-// WriteMarkdown writes the report as the tables of BENCHMARKS.md: per
-// query and concurrency, direct and HTTP side by side with their ratio
-// (HTTP p50 over direct p50).
+// WriteMarkdown writes the report as the tables of BENCHMARKS.md: the
+// transport floor, then per query and concurrency, direct and HTTP side by
+// side with their difference and ratio (HTTP p50 over direct p50).
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Engine %s, %d persons in DEMO, %s, %d CPUs, %s per measurement, started %s.\n\n",
 		r.Engine, r.Persons, r.GoVersion, r.CPUs, r.Duration, r.Started.Format("2006-01-02 15:04 MST"))
-	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | ratio p50 | ratio req/s |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, f := range r.Floor {
+		fmt.Fprintf(&b, "Transport floor at c=%d (GET /version over HTTP: no token, no database): p50 %s, p99 %s, %.0f req/s.\n",
+			f.Concurrency, ms(f.P50), ms(f.P99), f.Throughput)
+	}
+	if len(r.Floor) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | HTTP − direct p50 | ratio p50 | ratio req/s |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	type key struct {
 		q string
 		c int
@@ -41,8 +48,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if h.Throughput > 0 {
 			tput = fmt.Sprintf("%.2f", d.Throughput/h.Throughput)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s |\n",
-			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ratio, tput)
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s |\n",
+			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput)
 	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")
 	for _, q := range r.QueryTexts {

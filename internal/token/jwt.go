@@ -31,14 +31,18 @@ type claims struct {
 
 // Codec implements wayfarer.TokenCodec with one HMAC key.
 type Codec struct {
-	key    []byte
-	parser *jwt.Parser
+	key      []byte
+	now      func() time.Time
+	parser   *jwt.Parser
+	verified verifiedTokens
 }
 
 // NewCodec returns a codec signing with key; now is the clock expiry is judged by.
 func NewCodec(key []byte, now func() time.Time) *Codec {
 	return &Codec{
-		key: key,
+		key:      key,
+		now:      now,
+		verified: verifiedTokens{max: maxVerifiedTokens},
 		parser: jwt.NewParser(
 			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 			jwt.WithExpirationRequired(),
@@ -51,7 +55,7 @@ func NewCodec(key []byte, now func() time.Time) *Codec {
 func (c *Codec) Sign(tc wayfarer.TokenClaims) (string, error) {
 	cl := claims{
 		ExpireDate:      tc.ExpiresAt.UTC().Format(time.RFC3339),
-		ExpireInterval:  int(tc.ExpiresAt.Sub(tc.IssuedAt).Round(time.Minute) / time.Minute),
+		ExpireInterval:  expireInterval(tc.ExpiresAt.Sub(tc.IssuedAt)),
 		AgencyRecNo:     tc.AgencyID,
 		AppUserRecNo:    tc.UserID,
 		UserName:        tc.UserName,
@@ -67,9 +71,31 @@ func (c *Codec) Sign(tc wayfarer.TokenClaims) (string, error) {
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, cl).SignedString(c.key)
 }
 
+// expireInterval is the token's lifetime in whole minutes, as the
+// reference's claim has it, rounded up: a lifetime under a minute is 1, not 0.
+func expireInterval(d time.Duration) int {
+	return int((d + time.Minute - 1) / time.Minute)
+}
+
 // Verify checks algorithm, signature and expiry, in that order, and maps each
-// failure to its identity-token result code.
+// failure to its identity-token result code. A token verified before is only
+// checked for expiry again: its signature and claims cannot have changed.
 func (c *Codec) Verify(s string) (*wayfarer.TokenClaims, error) {
+	if tc, ok := c.verified.get(s); ok {
+		if !c.now().Before(tc.ExpiresAt) {
+			c.verified.drop(s)
+			return nil, wayfarer.TokenError(wayfarer.CodeTokenExpired, "Identity token is expired")
+		}
+		return &tc, nil
+	}
+	tc, err := c.verify(s)
+	if err == nil {
+		c.verified.put(s, *tc)
+	}
+	return tc, err
+}
+
+func (c *Codec) verify(s string) (*wayfarer.TokenClaims, error) {
 	if alg, ok := headerAlg(s); !ok {
 		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
 	} else if alg != jwt.SigningMethodHS256.Alg() {

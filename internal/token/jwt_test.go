@@ -65,3 +65,52 @@ func TestSignVerifyAndFailures(t *testing.T) {
 }
 
 func errOf(_ *wayfarer.TokenClaims, err error) error { return err }
+
+func TestExpireIntervalRoundsUp(t *testing.T) {
+	for d, want := range map[time.Duration]int{30 * time.Minute: 30, 30 * time.Second: 1, 90 * time.Second: 2, time.Hour: 60} {
+		if got := expireInterval(d); got != want {
+			t.Errorf("expireInterval(%s) = %d, want %d", d, got, want)
+		}
+	}
+}
+
+// A token verified once is served from memory afterwards, but still expires
+// on time, and a token with one changed byte is checked in full.
+func TestVerifiedTokensExpireAndStayExact(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	clock := now
+	c := NewCodec([]byte("0123456789abcdef0123456789abcdef"), func() time.Time { return clock })
+	s, err := c.Sign(wayfarer.TokenClaims{TokenID: 7, AgencyID: 3, UserID: 9, IssuedAt: now, ExpiresAt: now.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if got, err := c.Verify(s); err != nil || got.TokenID != 7 || !got.ExpiresAt.Equal(now.Add(time.Minute)) {
+			t.Fatalf("verify: %+v %v", got, err)
+		}
+	}
+	if _, ok := c.verified.get(s); !ok {
+		t.Fatal("a verified token is remembered")
+	}
+	tampered := s[:len(s)-2] + map[bool]string{true: "A", false: "B"}[s[len(s)-2] != 'A'] + s[len(s)-1:]
+	if code(t, errOf(c.Verify(tampered))) != wayfarer.CodeTokenSignatureMismatch {
+		t.Error("a changed signature must be 303 even after the original was verified")
+	}
+	clock = now.Add(time.Minute)
+	if code(t, errOf(c.Verify(s))) != wayfarer.CodeTokenExpired {
+		t.Error("a remembered token must expire at its exp")
+	}
+	if _, ok := c.verified.get(s); ok {
+		t.Error("an expired token is forgotten")
+	}
+}
+
+func TestVerifiedTokensStayBounded(t *testing.T) {
+	v := verifiedTokens{max: 3}
+	for i := range 10 {
+		v.put(strings.Repeat("x", i+1), wayfarer.TokenClaims{TokenID: int64(i)})
+		if len(v.claims) > 3 {
+			t.Fatalf("%d entries", len(v.claims))
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package wayfarer
 
 import (
-	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -33,9 +32,10 @@ func srFormatSearchValue(v any) string {
 
 // WriteJSON writes the rows as a JSON array of objects holding the
 // requested columns in request order; null values are left out.
+// Rows are gathered in one buffer, written out whenever it passes 16 KiB:
+// the writer (net/http's response) buffers on its own.
 func (r *SearchResult) WriteJSON(w io.Writer) error {
-	bw := bufio.NewWriterSize(w, 32<<10)
-	buf := make([]byte, 0, 256)
+	buf := make([]byte, 0, min(64*len(r.Rows)+2, 20<<10))
 	buf = append(buf, '[')
 	for i, row := range r.Rows {
 		if i > 0 {
@@ -74,17 +74,15 @@ func (r *SearchResult) WriteJSON(w io.Writer) error {
 		}
 		buf = append(buf, '}')
 		if len(buf) > 16<<10 {
-			if _, err := bw.Write(buf); err != nil {
+			if _, err := w.Write(buf); err != nil {
 				return err
 			}
 			buf = buf[:0]
 		}
 	}
 	buf = append(buf, ']')
-	if _, err := bw.Write(buf); err != nil {
-		return err
-	}
-	return bw.Flush()
+	_, err := w.Write(buf)
+	return err
 }
 
 // srAppendJSONString appends s as a JSON string, escaping as encoding/json
