@@ -28,6 +28,7 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 			&cli.DurationFlag{Name: "duration", Value: 5 * time.Second, Usage: "measuring time per query, mode and concurrency"},
 			&cli.DurationFlag{Name: "warmup", Value: time.Second, Usage: "warm-up before each measurement"},
 			&cli.StringFlag{Name: "concurrency", Value: "1,16", Usage: "comma-separated concurrency levels"},
+			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -43,8 +44,12 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 				}
 				levels = append(levels, n)
 			}
+			queries, err := bench.Select(cmd.String("queries"))
+			if err != nil {
+				return cli.Exit("--queries: "+err.Error(), 2)
+			}
 			rep, err := bench.Run(ctx, bench.Config{App: cfg, Persons: int(cmd.Int("persons")), Duration: cmd.Duration("duration"),
-				Warmup: cmd.Duration("warmup"), Concurrency: levels, Progress: os.Stderr})
+				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr})
 			if err != nil {
 				return err
 			}

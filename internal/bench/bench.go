@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,6 +47,28 @@ var Queries = []Query{
 		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+}
+
+// Select picks the Queries whose names start with one of the
+// comma-separated prefixes ("a:" is query a alone, "a" also "a, all rows");
+// "" is all of them.
+func Select(prefixes string) ([]Query, error) {
+	if strings.TrimSpace(prefixes) == "" {
+		return Queries, nil
+	}
+	var out []Query
+	for _, q := range Queries {
+		for _, p := range strings.Split(prefixes, ",") {
+			if p = strings.TrimSpace(p); p != "" && strings.HasPrefix(q.Name, p) {
+				out = append(out, q)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no query starts with any of %q", prefixes)
+	}
+	return out, nil
 }
 
 // Config is what a run takes.

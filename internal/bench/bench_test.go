@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,6 +62,17 @@ func TestRunSmall(t *testing.T) {
 	progress.Reset()
 	if _, err := Run(context.Background(), cfg); err != nil || strings.Contains(progress.String(), "added") {
 		t.Errorf("second run: %v %s", err, progress.String())
+	}
+}
+
+func TestSelect(t *testing.T) {
+	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 2, " b , d ": 2} {
+		if qs, err := Select(in); err != nil || len(qs) != want {
+			t.Errorf("Select(%q): %d queries, %v; want %d", in, len(qs), err, want)
+		}
+	}
+	if _, err := Select("x"); err == nil {
+		t.Error("an unknown name must be an error, not an empty run")
 	}
 }
 
@@ -122,4 +134,101 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSearchParts takes query (a) apart: each piece of an HTTP search
+// on its own, so the gap between "direct" and "http" can be accounted for
+// (BENCHMARKS.md, "Where the time goes"). 20,000 persons, or
+// WAYFARER_BENCH_PERSONS.
+//
+//	go test ./internal/bench -run '^$' -bench SearchParts -benchtime 5000x -count 5
+func BenchmarkSearchParts(b *testing.B) {
+	n := 20000
+	if v, err := strconv.Atoi(os.Getenv("WAYFARER_BENCH_PERSONS")); err == nil && v > 0 {
+		n = v
+	}
+	s := testserver.Start(b, testserver.Options{})
+	ctx := context.Background()
+	if _, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, n, s.App.Server.Persons.Sealer, nil); err != nil {
+		b.Fatal(err)
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	q := Queries[0]
+	tok := s.LoginDemo(b, q.User)
+	sess, _, err := s.App.Login.Authenticate(ctx, tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("1 query (direct)", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("2 query with a cancelable context", func(b *testing.B) {
+		cctx, cancel := context.WithCancel(ctx) // as a request's context is
+		defer cancel()
+		for b.Loop() {
+			if _, err := s.App.DB.SearchPersons(cctx, sess.PersonScope(), crit); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("3 token check", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := s.App.Login.Authenticate(ctx, tok); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("4 decode criteria", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := wayfarer.DecodeSearchCriteria([]byte(q.Body)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("5 encode rows", func(b *testing.B) {
+		var buf bytes.Buffer
+		for b.Loop() {
+			buf.Reset()
+			if err := res.WriteJSON(&buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("6 handler in-process", func(b *testing.B) {
+		for b.Loop() {
+			r := httptest.NewRequest("POST", "/personSearch", strings.NewReader(q.Body))
+			r.Header.Set("Authorization", "Bearer "+tok)
+			w := httptest.NewRecorder()
+			s.App.Server.ServeHTTP(w, r)
+			if w.Code != 200 {
+				b.Fatal(w.Code)
+			}
+		}
+	})
+	b.Run("7 floor: GET /version over loopback", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := get(ctx, client, s.URL+"/version"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("8 search over loopback (http)", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := post(ctx, client, s.URL, tok, q.Body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
