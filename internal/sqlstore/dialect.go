@@ -41,6 +41,11 @@ type Dialect struct {
 	// probeTrigrams: the communication trigram index is an FTS5 table the
 	// search sizes up first; PostgreSQL plans with its own trigram index.
 	probeTrigrams bool
+	// probeChildren: child-row filters are sized up first and run as
+	// p.rec_no IN (...) when few rows pass (childFilter); SQLite walks the
+	// persons for an EXISTS whatever it costs, PostgreSQL's planner picks
+	// the side to start from itself.
+	probeChildren bool
 	// identitySequences: rec_no draws from a sequence that rows inserted
 	// with explicit numbers leave behind; SQLite's AUTOINCREMENT follows.
 	identitySequences bool
@@ -55,7 +60,7 @@ type Dialect struct {
 
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
-		trueLit: "1", falseLit: "0", probeTrigrams: true,
+		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true,
 		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE"}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",

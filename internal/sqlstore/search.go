@@ -266,13 +266,11 @@ func commConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {
 }
 
 const (
-	cardJoin       = "person_card_link pcl JOIN card c ON c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id"
-	cardJoinOn     = "pcl.agency_id = p.agency_id AND pcl.person_id = p.rec_no"
-	tagJoin        = "person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id"
-	tagJoinOn      = "pt.agency_id = p.agency_id AND pt.person_id = p.rec_no"
-	actionItemOn   = "ai.agency_id = p.agency_id AND ai.person_id = p.rec_no"
-	childOfPerson  = ".agency_id = p.agency_id AND %[1]s.person_id = p.rec_no"
-	existsCommFrom = "EXISTS (SELECT 1 FROM communication cm WHERE cm.agency_id = p.agency_id AND cm.person_id = p.rec_no AND "
+	cardJoin     = "person_card_link pcl JOIN card c ON c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id"
+	cardJoinOn   = "pcl.agency_id = p.agency_id AND pcl.person_id = p.rec_no"
+	tagJoin      = "person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id"
+	tagJoinOn    = "pt.agency_id = p.agency_id AND pt.person_id = p.rec_no"
+	actionItemOn = "ai.agency_id = p.agency_id AND ai.person_id = p.rec_no"
 )
 
 // searchOptions are choices made before building the statement.
@@ -281,6 +279,9 @@ type searchOptions struct {
 	// few matches hold every communication that can pass the commValue
 	// filter; empty: test the communications person by person.
 	commMatch string
+	// few holds the keys of the child filters (childFilter.key) that few
+	// rows pass: they run in the IN form.
+	few map[string]bool
 }
 
 // searchWhere is every condition on the persons: agency, scope, filters.
@@ -326,31 +327,17 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 	}
 	permit(c.EmailPermitMarketing, 2)
 	permit(c.PhonePermitMarketing, 1)
-	if c.FiltersComms() {
-		if opt.commMatch != "" {
-			// Few candidates in the trigram index: start from them. The
-			// subquery is uncorrelated, so it runs once.
-			conds := And(commConds(d, c)...)
-			w = append(w, Expr{SQL: "p.rec_no IN (SELECT cm.person_id FROM communication cm WHERE cm.agency_id = ? AND " +
-				"cm.rec_no IN (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ?) AND " + conds.SQL + ")",
-				Args: append([]any{sc.AgencyID, opt.commMatch}, conds.Args...)})
-		} else {
-			w = append(w, Wrap(existsCommFrom, And(commConds(d, c)...), ")"))
-		}
-	}
-	// Child filters whose child is shown become the inner join's condition
-	// (searchJoins); the others are EXISTS tests.
-	if c.FiltersCards() && !c.ShowsGroup(wayfarer.GroupCard) {
-		w = append(w, Wrap("EXISTS (SELECT 1 FROM "+cardJoin+" WHERE "+cardJoinOn+" AND ", And(cardConds(d, c)...), ")"))
-	}
-	if c.FiltersActionItems() && !c.ShowsGroup(wayfarer.GroupActionItem) {
-		w = append(w, Wrap("EXISTS (SELECT 1 FROM person_action_item ai WHERE "+actionItemOn+" AND ", And(actionItemConds(d, c)...), ")"))
+	if c.FiltersComms() && opt.commMatch != "" {
+		// Few candidates in the trigram index: start from them. The
+		// subquery is uncorrelated, so it runs once.
+		conds := And(commConds(d, c)...)
+		w = append(w, Expr{SQL: "p.rec_no IN (SELECT cm.person_id FROM communication cm WHERE cm.agency_id = ? AND " +
+			"cm.rec_no IN (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ?) AND " + conds.SQL + ")",
+			Args: append([]any{sc.AgencyID, opt.commMatch}, conds.Args...)})
 	}
 	if c.ProfileRecNo.Active() {
 		const from = "EXISTS (SELECT 1 FROM profile_person pp WHERE pp.agency_id = p.agency_id AND pp.person_id = p.rec_no"
 		switch c.ProfileRecNo.Cond {
-		case wayfarer.NumEqual:
-			w = append(w, Wrap(from+" AND ", In("pp.profile_id", c.ProfileRecNo.Values), ")"))
 		case wayfarer.NumNotEqual:
 			w = append(w, Wrap("NOT "+from+" AND ", In("pp.profile_id", c.ProfileRecNo.Values), ")"))
 		case wayfarer.NumBlank:
@@ -359,9 +346,64 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 			w = append(w, E(from+")"))
 		}
 	}
+	for _, f := range childFilters(d, c, opt) {
+		w = append(w, f.cond(sc.AgencyID, opt.few[f.key]))
+	}
+	return w
+}
+
+// childFilter is a filter on one kind of a person's child rows: the person
+// passes when one of its rows in from passes every condition (none, when
+// negated). It runs in one of two forms, as searchOptions decides:
+//
+//   - EXISTS, a correlated test per person: cheap when persons are walked in
+//     result order and many pass, as a page then stops after a few probes.
+//   - p.rec_no IN (the persons of the passing rows), computed once: cheap
+//     when few rows pass, since SQLite then starts from those persons instead
+//     of walking all of them (as EXISTS, a filter matching nobody took 8 s at
+//     a million persons).
+type childFilter struct {
+	key    string // names the filter in searchOptions.few
+	from   string // the child table(s), aliased
+	agency string // the child's agency_id column
+	person string // the child's person_id column
+	conds  []Expr // on the child rows only, never on p
+	// negated: NOT EXISTS, never sized up (few rows passing says nothing
+	// of the persons without one).
+	negated bool
+	// joined: the group is shown, and its inner join already filters
+	// (searchJoins).
+	joined bool
+	// sizeFrom and sizeAgency, when set, are the one table of from that
+	// conds test, and its agency_id: sizing up counts its rows and skips
+	// the join (a card belongs to one person).
+	sizeFrom, sizeAgency string
+}
+
+// childFilters are the filters on child rows that can run in either form.
+// Those of a shown group are enforced by the join; they are listed for the
+// IN form only, which lets a search of few matches start from them.
+func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
+	var fs []childFilter
+	if c.FiltersComms() && opt.commMatch == "" {
+		fs = append(fs, childFilter{key: "comm", from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
+			conds: commConds(d, c)})
+	}
+	if c.FiltersCards() {
+		fs = append(fs, childFilter{key: "card", from: cardJoin, agency: "pcl.agency_id", person: "pcl.person_id",
+			conds: cardConds(d, c), sizeFrom: "card c", sizeAgency: "c.agency_id", joined: c.ShowsGroup(wayfarer.GroupCard)})
+	}
+	if c.FiltersActionItems() {
+		fs = append(fs, childFilter{key: "actionItem", from: "person_action_item ai", agency: "ai.agency_id", person: "ai.person_id",
+			conds: actionItemConds(d, c), joined: c.ShowsGroup(wayfarer.GroupActionItem)})
+	}
+	if c.ProfileRecNo.Active() && c.ProfileRecNo.Cond == wayfarer.NumEqual {
+		fs = append(fs, childFilter{key: "profile", from: "profile_person pp", agency: "pp.agency_id", person: "pp.person_id",
+			conds: []Expr{In("pp.profile_id", c.ProfileRecNo.Values)}})
+	}
 	for i, m := range c.Marketing {
 		a := "pm" + strconv.Itoa(i)
-		es := []Expr{E(fmt.Sprintf(a+childOfPerson, a))}
+		var es []Expr
 		if m.ElementRecNo != nil {
 			es = append(es, E(a+".marketing_element_id = ?", *m.ElementRecNo))
 		}
@@ -373,11 +415,12 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 			es = append(es, Wrap("EXISTS (SELECT 1 FROM marketing_element "+me+" WHERE "+me+".agency_id = "+a+".agency_id AND "+
 				me+".rec_no = "+a+".marketing_element_id AND ", FoldEquals(d, me+".code", []string{*m.ElementID}), ")"))
 		}
-		w = append(w, existsOrNot(m.Checked, "person_marketing "+a, es))
+		fs = append(fs, childFilter{key: a, from: "person_marketing " + a, agency: a + ".agency_id", person: a + ".person_id",
+			conds: es, negated: !m.Checked})
 	}
 	for i, tg := range c.Tags {
 		a, ta := "ptg"+strconv.Itoa(i), "tg"+strconv.Itoa(i)
-		es := []Expr{E(fmt.Sprintf(a+childOfPerson, a))}
+		var es []Expr
 		if tg.TagRecNo != nil {
 			es = append(es, E(a+".tag_id = ?", *tg.TagRecNo))
 		}
@@ -386,17 +429,41 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 		}
 		es = append(es, StringCond(d, a+".value", tg.Value))
 		from := "person_tag " + a + " JOIN tag " + ta + " ON " + ta + ".agency_id = " + a + ".agency_id AND " + ta + ".rec_no = " + a + ".tag_id"
-		w = append(w, existsOrNot(tg.Checked, from, es))
+		fs = append(fs, childFilter{key: a, from: from, agency: a + ".agency_id", person: a + ".person_id",
+			conds: es, negated: !tg.Checked})
 	}
-	return w
+	return fs
 }
 
-func existsOrNot(exists bool, from string, conds []Expr) Expr {
-	prefix := "EXISTS (SELECT 1 FROM " + from + " WHERE "
-	if !exists {
+// cond is the filter's condition on p, in the IN form when few rows pass.
+func (f childFilter) cond(agencyID int64, few bool) Expr {
+	switch {
+	case few:
+		return Wrap("p.rec_no IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
+	case f.joined:
+		return Expr{}
+	}
+	prefix := "EXISTS (SELECT 1 FROM " + f.from + " WHERE " + f.agency + " = p.agency_id AND " + f.person + " = p.rec_no AND "
+	if f.negated {
 		prefix = "NOT " + prefix
 	}
-	return Wrap(prefix, join(" AND ", conds), ")")
+	return Wrap(prefix, And(f.conds...), ")")
+}
+
+// where selects the passing rows of the agency (its agency_id column
+// given), whoever their person.
+func (f childFilter) where(agency string, agencyID int64) Expr {
+	return And(append([]Expr{E(agency+" = ?", agencyID)}, f.conds...)...)
+}
+
+// probe counts the passing rows, up to limit: through an index on the
+// conditions, a few thousand entries at most.
+func (f childFilter) probe(agencyID int64, limit int) Expr {
+	from, agency := f.from, f.agency
+	if f.sizeFrom != "" {
+		from, agency = f.sizeFrom, f.sizeAgency
+	}
+	return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM " + from + " WHERE "), f.where(agency, agencyID), E(" LIMIT ?)", limit)})
 }
 
 // searchJoins joins the shown child groups and the lookups.
@@ -543,7 +610,7 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		return res, nil
 	}
 	handle := db.Reader(c.ReadOnlyIntent)
-	opt, err := db.searchOptions(ctx, handle, c)
+	opt, err := db.searchOptions(ctx, handle, sc, c)
 	if err != nil {
 		return nil, err
 	}
@@ -675,30 +742,81 @@ func searchValue(col wayfarer.SearchColumn, v any) (any, error) {
 // walking the persons in result order finds a page of them sooner.
 const trigramLimit = 2000
 
-// searchOptions probes, on SQLite, how many communications the trigram
-// index offers for a positive commValue filter.
-func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (searchOptions, error) {
+// childProbeLimit is the most rows a child filter may pass to run in the
+// IN form (childFilter). Listing and sorting persons costs about 10 µs each
+// on SQLite; beyond a few thousand, walking the persons in result order finds
+// a page sooner. A variable so that tests can move it.
+var childProbeLimit = 2000
+
+// searchOptions sizes up, on SQLite, what the indexes offer: the trigram
+// candidates of a positive commValue filter, and the rows passing each child
+// filter. PostgreSQL plans both itself (its semi-joins start from the
+// smaller side), so there the statement keeps its EXISTS form.
+func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (searchOptions, error) {
 	var opt searchOptions
-	if !db.Dialect.probeTrigrams {
-		return opt, nil
+	if db.Dialect.probeTrigrams {
+		match, err := db.probeTrigrams(ctx, handle, c)
+		if err != nil {
+			return opt, err
+		}
+		opt.commMatch = match
 	}
+	if db.Dialect.probeChildren {
+		for _, f := range childFilters(db.Dialect, c, opt) {
+			if f.negated {
+				continue
+			}
+			few, err := db.fewChildren(ctx, handle, f, sc.AgencyID)
+			if err != nil {
+				return opt, err
+			}
+			if few {
+				if opt.few == nil {
+					opt.few = map[string]bool{}
+				}
+				opt.few[f.key] = true
+			}
+		}
+	}
+	return opt, nil
+}
+
+// fewChildren reports whether at most childProbeLimit rows pass f. The
+// count stops at the limit, so a broad filter answers after that many rows.
+func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, agencyID int64) (bool, error) {
+	q := f.probe(agencyID, childProbeLimit+1)
+	st, release, err := db.prepared(ctx, handle, q.SQL)
+	if err != nil {
+		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
+	}
+	defer release()
+	var n int
+	if err := st.QueryRowContext(ctx, q.Args...).Scan(&n); err != nil {
+		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
+	}
+	return n <= childProbeLimit, nil
+}
+
+// probeTrigrams returns the FTS5 query of a positive commValue filter when
+// the trigram index offers few candidates for it, or "".
+func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (string, error) {
 	match := trigramQuery(c.CommValue)
 	if match == "" {
-		return opt, nil
+		return "", nil
 	}
 	st, release, err := db.prepared(ctx, handle, "SELECT count(*) FROM (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?)")
 	if err != nil {
-		return opt, fmt.Errorf("person search: trigram probe: %w", err)
+		return "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
 	defer release()
 	var n int
 	if err := st.QueryRowContext(ctx, match, trigramLimit+1).Scan(&n); err != nil {
-		return opt, fmt.Errorf("person search: trigram probe: %w", err)
+		return "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
 	if n <= trigramLimit {
-		opt.commMatch = match
+		return match, nil
 	}
-	return opt, nil
+	return "", nil
 }
 
 // trigramQuery is the FTS5 query whose matches include every value the

@@ -227,6 +227,7 @@ func testSearchMatchesModel(t *testing.T, engine string) {
 		seed = v // to explore: WAYFARER_SEARCH_SEED=n
 	}
 	r := rand.New(rand.NewSource(seed))
+	limits := rand.New(rand.NewSource(seed)) // apart, so that r draws the same cases
 	w.insert(t, db, w.agency, w.randomPersons(r, w.agency, 300))
 	w.insert(t, db, w.agency+1, w.randomPersons(r, w.agency+1, 100))
 	ctx := context.Background()
@@ -246,7 +247,11 @@ func testSearchMatchesModel(t *testing.T, engine string) {
 			t.Fatalf("case %d: decode %s: %v", i, raw, err)
 		}
 		sc := w.randomScope(r)
+		// Child filters run as EXISTS or IN by how many rows pass them
+		// (few: at most the limit); both forms must give the same rows.
+		restore := sqlstore.SetChildProbeLimitForTest(pick(limits, []int{0, 3, 1 << 20}))
 		got, err := db.SearchPersons(ctx, sc, c)
+		restore()
 		if err != nil {
 			t.Fatalf("case %d: %s: %v", i, raw, err)
 		}
@@ -387,5 +392,89 @@ func TestSearchTrigramCandidates(t *testing.T) {
 	mustExec(t, db, "DELETE FROM communication WHERE value = '555-0199'")
 	if got := names(`"commValue":{"value":["0199"],"compareCondition":6}`); got != "" {
 		t.Errorf("after delete: %q", got)
+	}
+}
+
+func TestSearchChildFilterForms(t *testing.T) {
+	// A child filter runs as EXISTS or, when few rows pass it, as IN over
+	// their persons: both give the same rows and summaryCount, within the
+	// agency, for filters matching nobody, few persons, or every one.
+	db := openSearchDB(t, "sqlite")
+	w := newWorld(t, db)
+	now := time.Now()
+	ps := []sqlstore.BulkPerson{
+		{LastName: i64str("Ames"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("555-0100")}},
+			Cards:       []sqlstore.BulkCard{{Type: 2, SubType: i64(5), Number: "L-1"}},
+			ActionItems: []sqlstore.BulkActionItem{{Date: i64str("2026-12-01")}}},
+		{LastName: i64str("Baker"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("555-0101")}, {Type: 2, Value: i64str("b@example.org")}},
+			Cards: []sqlstore.BulkCard{{Type: 2, SubType: i64(2), Number: "L-2"}, {Type: 3, Number: "T-2"}}},
+		{LastName: i64str("Cole"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("555-0102")}},
+			Cards: []sqlstore.BulkCard{{Type: 2, SubType: i64(2), Number: "L-3"}}},
+		{LastName: i64str("Dunn")},
+	}
+	// the other agency has what this one lacks: social media, a December 2 action item
+	other := []sqlstore.BulkPerson{{LastName: i64str("Ames"), Comms: []sqlstore.BulkComm{{Type: 3, Value: i64str("@ames")}},
+		Cards: []sqlstore.BulkCard{{Type: 2, SubType: i64(2), Number: "L-9"}}, ActionItems: []sqlstore.BulkActionItem{{Date: i64str("2026-12-02")}}}}
+	for _, p := range [][]sqlstore.BulkPerson{ps, other} {
+		for i := range p {
+			p[i].Created, p[i].Modified = now, now
+		}
+	}
+	w.insert(t, db, w.agency, ps)
+	w.insert(t, db, w.agency+1, other)
+
+	cases := []struct{ body, want string }{
+		{`"commType":[3]`, ""},
+		{`"commType":[2]`, "Baker"},
+		{`"commType":[1]`, "Ames,Baker,Cole"},
+		{`"cardSubType":{"value":[2],"compareCondition":1}`, "Baker,Cole"},
+		{`"cardSubType":{"value":[2],"compareCondition":1},"commType":[3]`, ""},
+		{`"cardSubType":{"value":[2],"compareCondition":1},"commType":[2]`, "Baker"},
+		{`"cardType":[3],"cardSubType":{"value":[2],"compareCondition":1}`, ""}, // per card: no travel document of subType 2
+		{`"actionItemDateFrom":{"date":"2026-12-02"},"actionItemDateTo":{"date":"2026-12-02"}`, ""},
+		{`"actionItemDateFrom":{"date":"2026-12-01"},"actionItemDateTo":{"date":"2026-12-02"}`, "Ames"},
+		{`"cardSubType":{"value":[2],"compareCondition":1},"includeCols":["lastName","cardNumber","summaryCount"]`, "Baker L-2,Cole L-3"},
+	}
+	ctx := context.Background()
+	sc := wayfarer.Scope{AgencyID: w.agency}
+	for _, limit := range []int{0, 1000} { // 0: EXISTS unless nobody passes; 1000: IN
+		restore := sqlstore.SetChildProbeLimitForTest(limit)
+		for _, tc := range cases {
+			body := `{"includeCols":["lastName","summaryCount"],` + tc.body + `}`
+			if strings.Contains(tc.body, "includeCols") {
+				body = `{` + tc.body + `}`
+			}
+			c, err := wayfarer.DecodeSearchCriteria([]byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := db.SearchPersons(ctx, sc, c)
+			if err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			var got []string
+			for _, r := range res.Rows {
+				s := r[0].(string)
+				if len(r) == 3 {
+					s += " " + r[1].(string)
+				}
+				got = append(got, s)
+				if r[len(r)-1] != int64(len(res.Rows)) {
+					t.Errorf("limit %d, %s: summaryCount %v, %d rows", limit, body, r[len(r)-1], len(res.Rows))
+				}
+			}
+			if g := strings.Join(got, ","); g != tc.want {
+				t.Errorf("limit %d, %s: %q, want %q", limit, body, g, tc.want)
+			}
+			// the form follows the limit
+			q, _, err := sqlstore.SearchSQLForTest(ctx, db, sc, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in := strings.Contains(q, "p.rec_no IN (SELECT"); in != (limit > 0 || tc.want == "") {
+				t.Errorf("limit %d, %s: IN form %v in %s", limit, body, in, q)
+			}
+		}
+		restore()
 	}
 }
