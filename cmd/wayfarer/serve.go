@@ -47,6 +47,7 @@ func instanceFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "lockout", Value: 15 * time.Minute, Usage: "how long a lockout lasts", Sources: cli.EnvVars("WAYFARER_LOCKOUT")},
 		&cli.StringFlag{Name: "min-client-version", Usage: "refuse logins whose " + wayfarer.ClientVersionHeader + " header is lower (default: accept all)", Sources: cli.EnvVars("WAYFARER_MIN_CLIENT_VERSION")},
 		&cli.Int64Flag{Name: "body-limit", Value: 1 << 20, Usage: "largest request body in bytes", Sources: cli.EnvVars("WAYFARER_BODY_LIMIT")},
+		&cli.Int64Flag{Name: "max-search-rows", Value: app.DefaultMaxSearchRows, Usage: "most rows one search answers; larger answers are refused, asking for pages (0: no limit)", Sources: cli.EnvVars("WAYFARER_MAX_SEARCH_ROWS")},
 		&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file (default with --demo on SQLite: <db>.cardkey)", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 	}
 }
@@ -63,10 +64,19 @@ func instanceConfig(cmd *cli.Command) app.Config {
 		LockoutDuration:  cmd.Duration("lockout"),
 		MinClientVersion: cmd.String("min-client-version"),
 		BodyLimit:        cmd.Int64("body-limit"),
+		MaxSearchRows:    maxSearchRows(cmd.Int64("max-search-rows")),
 		CardKeyFile:      cmd.String("card-key-file"),
 		CardKeys:         cardKeysFromEnv(),
 		BuildVersion:     version,
 	}
+}
+
+// maxSearchRows maps the flag's "0: no limit" onto app.Config's negative.
+func maxSearchRows(flag int64) int64 {
+	if flag == 0 {
+		return -1
+	}
+	return flag
 }
 
 func runServe(ctx context.Context, cmd *cli.Command) error {

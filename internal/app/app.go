@@ -26,12 +26,17 @@ type Config struct {
 	LockoutDuration  time.Duration
 	MinClientVersion string
 	BodyLimit        int64
+	MaxSearchRows    int64  // rows of one search answer; 0: DefaultMaxSearchRows, negative: no bound
 	CardKeyFile      string // key file of the card vault
 	CardKeys         string // key text of the card vault (WAYFARER_CARD_KEYS), wins over the file
 	BuildVersion     string
 	PasswordParams   password.Params
 	HashConcurrency  int
 }
+
+// DefaultMaxSearchRows is the most rows one search answers unless
+// configured otherwise (docs/search.md, "Paging").
+const DefaultMaxSearchRows = 100_000
 
 // Defaults fills the zero fields with the documented defaults.
 func (c *Config) Defaults() {
@@ -43,6 +48,9 @@ func (c *Config) Defaults() {
 	}
 	if c.LockoutDuration == 0 {
 		c.LockoutDuration = 15 * time.Minute
+	}
+	if c.MaxSearchRows == 0 {
+		c.MaxSearchRows = DefaultMaxSearchRows
 	}
 	if c.BodyLimit == 0 {
 		c.BodyLimit = 1 << 20
@@ -109,7 +117,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv.Login = login
 	srv.DB = db
 	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealer, Clock: clock}
-	srv.Search = &wayfarer.SearchService{Store: db}
+	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
 	return &App{
 		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock,
 		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},

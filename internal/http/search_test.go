@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"wayfarer/internal/app"
 	"wayfarer/internal/testserver"
 )
 
@@ -513,6 +514,59 @@ func TestSearchCSV(t *testing.T) {
 		r = s.Do(t, "POST", "/personSearch", body, testserver.Bearer(searchLogin(t, s, "agent"))...)
 		if r.Status != 403 || r.Code(t) != 600 || !strings.Contains(string(r.Body), "export") {
 			t.Errorf("CSV without Export: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// An answer holds at most --max-search-rows rows: a search that would
+// answer more is refused with a clear 407 asking for pages, instead of
+// being built in memory whole.
+func TestSearchMaxRows(t *testing.T) {
+	fx := &searchFixture{}
+	opt := testserver.Options{Seed: seedSearch(fx), Config: func(c *app.Config) { c.MaxSearchRows = 3 }}
+	testserver.Each(t, opt, func(t *testing.T, s *testserver.Server) {
+		tok := searchLogin(t, s, "admin")
+		rows := searchRows(t, s, tok, `{"includeCols":["recNo","summaryCount"],"rowCount":3}`)
+		if len(rows) != 3 || rows[0]["summaryCount"].(float64) <= 3 {
+			t.Fatalf("a page of 3 of more than 3: %v", rows)
+		}
+		total := int(rows[0]["summaryCount"].(float64))
+
+		for _, body := range []string{`{"includeCols":["recNo"]}`, `{"includeCols":["recNo"],"topRows":4}`,
+			`{"includeCols":["recNo"],"reportFormat":true}`} {
+			r := s.Do(t, "POST", "/personSearch", body, testserver.Bearer(tok)...)
+			m := wantResult(t, r, 400, 407, "Param")
+			if d := m["resultDescription"]; d != "Invalid value: the search answers more than 3 rows, the most one answer holds; "+
+				"ask for pages with rowCount (at most 3) and startingRow, or narrow the search. Path 'rowCount'." {
+				t.Errorf("%s: %q", body, d)
+			}
+		}
+		r := s.Do(t, "POST", "/personSearch", `{"includeCols":["recNo"],"rowCount":4}`, testserver.Bearer(tok)...)
+		m := wantResult(t, r, 400, 407, "Param")
+		if d := m["resultDescription"]; d != "Invalid value: rowCount 4 is more than the 3 rows a search answers at most; ask for pages of at most 3. Path 'rowCount'." {
+			t.Errorf("rowCount 4: %q", d)
+		}
+
+		// within the bound, nothing changes: topRows, the last page, a narrow search
+		if rows := searchRows(t, s, tok, `{"includeCols":["recNo"],"topRows":3}`); len(rows) != 3 {
+			t.Errorf("topRows 3: %d rows", len(rows))
+		}
+		last := fmt.Sprintf(`{"includeCols":["recNo"],"startingRow":%d}`, total-2)
+		if rows := searchRows(t, s, tok, last); len(rows) != 2 {
+			t.Errorf("the last two without rowCount: %d rows", len(rows))
+		}
+		if rows := searchRows(t, s, tok, `{"includeCols":["name"],"lastName":{"value":["Abler"],"compareCondition":1}}`); len(rows) == 0 || len(rows) > 3 {
+			t.Errorf("a narrow search: %d rows", len(rows))
+		}
+		// paging through every person with the largest page gives each once
+		seen := map[float64]bool{}
+		for start := 0; start < total; start += 3 {
+			for _, row := range searchRows(t, s, tok, fmt.Sprintf(`{"includeCols":["recNo"],"startingRow":%d,"rowCount":3}`, start)) {
+				seen[row["recNo"].(float64)] = true
+			}
+		}
+		if len(seen) != total {
+			t.Errorf("paged %d persons of %d", len(seen), total)
 		}
 	})
 }

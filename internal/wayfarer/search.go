@@ -127,6 +127,11 @@ type SearchStore interface {
 // SearchService is the person search use case.
 type SearchService struct {
 	Store SearchStore
+	// MaxRows bounds the rows of one answer (0: no bound). A search
+	// holds its whole answer in memory before writing it, so without a bound
+	// one request for every person of a large agency could take hundreds of
+	// megabytes; clients page with rowCount instead.
+	MaxRows int64
 }
 
 // Search checks the Select permission (and Export for a CSV report),
@@ -147,9 +152,28 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) 
 			return nil, nil, err
 		}
 	}
+	if s.MaxRows <= 0 {
+		res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
+		return res, c, err
+	}
+	if c.RowCount > s.MaxRows {
+		return nil, c, srValueError("rowCount", "rowCount %d is more than the %d rows a search answers at most; ask for pages of at most %d",
+			c.RowCount, s.MaxRows, s.MaxRows)
+	}
+	// Without a page size (or with a topRows beyond the bound), ask for one
+	// row more than the bound: if it comes, the answer would be too long.
+	unbounded := c.RowCount == 0 && (c.TopRows <= 0 || c.TopRows-c.StartingRow > s.MaxRows)
+	if unbounded {
+		c.RowCount = s.MaxRows + 1
+		defer func() { c.RowCount = 0 }()
+	}
 	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
 	if err != nil {
 		return nil, c, err
+	}
+	if unbounded && int64(len(res.Rows)) > s.MaxRows {
+		return nil, c, srValueError("rowCount", "the search answers more than %d rows, the most one answer holds; "+
+			"ask for pages with rowCount (at most %d) and startingRow, or narrow the search", s.MaxRows, s.MaxRows)
 	}
 	return res, c, nil
 }
