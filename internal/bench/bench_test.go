@@ -94,31 +94,43 @@ func TestBenchmarkRun(t *testing.T) {
 	rep.WriteMarkdown(os.Stdout)
 }
 
-// go test -bench: the queries of Queries on a smaller data set (20,000
-// persons, or WAYFARER_BENCH_PERSONS), directly and over HTTP.
-//
-//	go test ./internal/bench -run '^$' -bench . -benchtime 200x
-func BenchmarkSearch(b *testing.B) {
+// benchServer is the real server on a database of 20,000 demo persons (or
+// WAYFARER_BENCH_PERSONS), and a keep-alive client for it.
+func benchServer(b *testing.B) (*testserver.Server, *http.Client) {
 	n := 20000
 	if v, err := strconv.Atoi(os.Getenv("WAYFARER_BENCH_PERSONS")); err == nil && v > 0 {
 		n = v
 	}
 	s := testserver.Start(b, testserver.Options{})
-	ctx := context.Background()
-	if _, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, n, s.App.Server.Persons.Sealer, nil); err != nil {
+	if _, err := demo.LoadPersons(context.Background(), s.App.DB, demo.Alias, n, s.App.Server.Persons.Sealer, nil); err != nil {
 		b.Fatal(err)
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	return s, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+}
+
+// benchQuery logs q's user in and decodes q: its token, session and criteria.
+func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.Session, *wayfarer.SearchCriteria) {
+	tok := s.LoginDemo(b, q.User)
+	sess, _, err := s.App.Login.Authenticate(context.Background(), tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tok, sess, crit
+}
+
+// go test -bench: the queries of Queries on a smaller data set (20,000
+// persons, or WAYFARER_BENCH_PERSONS), directly and over HTTP.
+//
+//	go test ./internal/bench -run '^$' -bench . -benchtime 200x
+func BenchmarkSearch(b *testing.B) {
+	s, client := benchServer(b)
+	ctx := context.Background()
 	for _, q := range Queries {
-		tok := s.LoginDemo(b, q.User)
-		sess, _, err := s.App.Login.Authenticate(ctx, tok)
-		if err != nil {
-			b.Fatal(err)
-		}
-		crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
-		if err != nil {
-			b.Fatal(err)
-		}
+		tok, sess, crit := benchQuery(b, s, q)
 		b.Run(q.Name+"/direct", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit); err != nil {
@@ -143,26 +155,10 @@ func BenchmarkSearch(b *testing.B) {
 //
 //	go test ./internal/bench -run '^$' -bench SearchParts -benchtime 5000x -count 5
 func BenchmarkSearchParts(b *testing.B) {
-	n := 20000
-	if v, err := strconv.Atoi(os.Getenv("WAYFARER_BENCH_PERSONS")); err == nil && v > 0 {
-		n = v
-	}
-	s := testserver.Start(b, testserver.Options{})
+	s, client := benchServer(b)
 	ctx := context.Background()
-	if _, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, n, s.App.Server.Persons.Sealer, nil); err != nil {
-		b.Fatal(err)
-	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	q := Queries[0]
-	tok := s.LoginDemo(b, q.User)
-	sess, _, err := s.App.Login.Authenticate(ctx, tok)
-	if err != nil {
-		b.Fatal(err)
-	}
-	crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
-	if err != nil {
-		b.Fatal(err)
-	}
+	tok, sess, crit := benchQuery(b, s, q)
 	res, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit)
 	if err != nil {
 		b.Fatal(err)
