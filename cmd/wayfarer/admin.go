@@ -148,7 +148,7 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 // adminAction opens the database (applying migrations) for f.
 func adminAction(f func(ctx context.Context, cmd *cli.Command, a *app.App) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		a, err := app.Open(ctx, app.Config{DB: cmd.String("db")}, slog.New(slog.DiscardHandler), wayfarer.SystemClock{})
+		a, err := app.Open(ctx, app.Config{DB: cmd.String("db"), NoMigrate: cmd.Bool("no-migrate")}, slog.New(slog.DiscardHandler), wayfarer.SystemClock{})
 		if err != nil {
 			return err
 		}

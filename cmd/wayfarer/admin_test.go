@@ -97,3 +97,28 @@ func TestAdminCommands(t *testing.T) {
 		t.Fatalf("admin help lacks the examples:\n%s", out)
 	}
 }
+
+// With --no-migrate a command refuses a database that is behind the binary
+// instead of migrating it, and works once `migrate up` has run.
+func TestNoMigrate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	run := func(args ...string) (string, error) {
+		root := rootCommand()
+		var out bytes.Buffer
+		root.Writer, root.ErrWriter = &out, &out
+		err := root.Run(context.Background(), append([]string{"wayfarer", "--db", db}, args...))
+		return out.String(), err
+	}
+	if out, err := run("--no-migrate", "admin", "agency", "list"); err == nil || !strings.Contains(err.Error(), "run 'wayfarer migrate up' first") {
+		t.Fatalf("a fresh database with --no-migrate: %v\n%s", err, out)
+	}
+	if out, err := run("migrate", "status"); err != nil || !strings.Contains(out, "pending") {
+		t.Fatalf("nothing was migrated: %v\n%s", err, out)
+	}
+	if out, err := run("migrate", "up"); err != nil {
+		t.Fatalf("migrate up: %v\n%s", err, out)
+	}
+	if out, err := run("--no-migrate", "admin", "agency", "list"); err != nil {
+		t.Fatalf("a migrated database with --no-migrate: %v\n%s", err, out)
+	}
+}

@@ -59,7 +59,7 @@ WAYFARER_CARD_KEYS); on SQLite without either, <db>.cardkey is created.`,
 // SQLite without a card key, the key file beside the database (as serve
 // --demo does).
 func demoConfig(cmd *cli.Command) (app.Config, error) {
-	cfg := app.Config{DB: cmd.String("db"), CardKeyFile: cmd.String("card-key-file"), CardKeys: cardKeysFromEnv()}
+	cfg := app.Config{DB: cmd.String("db"), NoMigrate: cmd.Bool("no-migrate"), CardKeyFile: cmd.String("card-key-file"), CardKeys: cardKeysFromEnv()}
 	if cfg.HasCardKey() {
 		return cfg, nil
 	}

@@ -58,6 +58,7 @@ func instanceConfig(cmd *cli.Command) app.Config {
 	return app.Config{
 		DB:               cmd.String("db"),
 		DBReplica:        cmd.String("db-replica"),
+		NoMigrate:        cmd.Bool("no-migrate"),
 		TokenKey:         cmd.String("token-key"),
 		TokenLifetime:    cmd.Duration("token-lifetime"),
 		MaxFailures:      int(cmd.Int("max-failed-logins")),

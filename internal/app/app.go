@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -20,6 +21,7 @@ import (
 // Config is everything an instance is configured by.
 type Config struct {
 	DB, DBReplica    string
+	NoMigrate        bool   // check that no migration is pending instead of applying them
 	TokenKey         string // HMAC key for identity tokens; empty: generated once and kept in the database
 	TokenLifetime    time.Duration
 	MaxFailures      int
@@ -88,8 +90,30 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Cloc
 	return a, nil
 }
 
+// ErrMigrationsPending is Open's answer under NoMigrate when the database
+// is behind the binary.
+var ErrMigrationsPending = errors.New("the database has pending migrations: run 'wayfarer migrate up' first (--no-migrate is set)")
+
+// migrateOrCheck applies pending migrations, or with noMigrate only checks
+// that none is pending: hosts behind a transaction-mode pooler, where the
+// migration lock cannot work, migrate in a separate step.
+func migrateOrCheck(ctx context.Context, db *sqlstore.DB, noMigrate bool) error {
+	if !noMigrate {
+		_, err := db.Migrate(ctx)
+		return err
+	}
+	pending, err := db.MigrationsPending(ctx)
+	if err != nil {
+		return err
+	}
+	if pending {
+		return ErrMigrationsPending
+	}
+	return nil
+}
+
 func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
-	if _, err := db.Migrate(ctx); err != nil {
+	if err := migrateOrCheck(ctx, db, cfg.NoMigrate); err != nil {
 		return nil, err
 	}
 	key := []byte(cfg.TokenKey)

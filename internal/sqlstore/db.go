@@ -103,6 +103,21 @@ func (db *DB) Migrate(ctx context.Context) (int, error) {
 	return len(res), nil
 }
 
+// MigrationsPending reports whether any migration is not applied yet. It
+// takes no lock, so it works where the migration lock cannot (behind a
+// transaction-mode pooler) and never waits for a migrating instance.
+func (db *DB) MigrationsPending(ctx context.Context) (bool, error) {
+	p, err := db.provider()
+	if err != nil {
+		return false, err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return false, fmt.Errorf("migration status: %w", err)
+	}
+	return pending, nil
+}
+
 // MigrationState is one migration's status.
 type MigrationState struct {
 	Version   int64
