@@ -438,6 +438,15 @@ func TestSearchStrictStrings(t *testing.T) {
 		bad(`{"includeCols":["name",{"name":"recNo"}]}`, 406, "found an object", "Path 'includeCols[1]'")
 		bad(`{"includeCols":[["name"]]}`, 406, "found an array", "Path 'includeCols[0]'")
 		bad(`{"includeCols":[true]}`, 406, "found a boolean", "Path 'includeCols[0]'")
+		// an unknown column is echoed as the reference does, but never a card number
+		r = s.Do(t, "POST", "/personSearch", `{"includeCols":["4111 1111 1111 1111"]}`, testserver.Bearer(tok)...)
+		if m := wantResult(t, r, 400, 405, "Param"); m["resultDescription"] != "Invalid column: (withheld: looks like a card number)" {
+			t.Errorf("card number as a column: %q", m["resultDescription"])
+		}
+		r = s.Do(t, "POST", "/personSearch", `{"includeCols":["nosuch"]}`, testserver.Bearer(tok)...)
+		if m := wantResult(t, r, 400, 405, "Param"); m["resultDescription"] != "Invalid column: nosuch" {
+			t.Errorf("unknown column: %q", m["resultDescription"])
+		}
 		bad(`{"lastName":{"value":[null],"compareCondition":1}}`, 406, "found null", "Path 'lastName.value[0]'")
 		bad(`{"commValue":{"value":["x",null],"compareCondition":3}}`, 406, "found null", "Path 'commValue.value[1]'")
 		bad(`{"tags":[{"tagName":"VIP","value":[null]}]}`, 406, "found null", "Path 'tags[0].value[0]'")

@@ -754,6 +754,10 @@ func srDecodeIncludeCols(c *SearchCriteria, raw json.RawMessage, path string) er
 		}
 		col, found := LookupSearchColumn(strings.TrimSpace(name))
 		if !found {
+			if ContainsCardNumber(name) {
+				// The reference's text echoes the name; never a card number.
+				name = "(withheld: looks like a card number)"
+			}
 			return Errorf(KindInvalid, CodeInvalidColumn, MethodParam, "Invalid column: %s", name)
 		}
 		if !seen[col.Name] {
