@@ -331,18 +331,8 @@ func get(ctx context.Context, client *http.Client, url string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		return 0, err
-	}
-	if resp.StatusCode != 200 {
-		return 0, fmt.Errorf("status %d", resp.StatusCode)
-	}
-	return 0, nil
+	_, err = roundTrip(client, req)
+	return 0, err
 }
 
 // post sends one search and reads the whole answer, counting its rows.
@@ -353,20 +343,29 @@ func post(ctx context.Context, client *http.Client, base, token, body string) (i
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := client.Do(req)
+	b, err := roundTrip(client, req)
 	if err != nil {
 		return 0, err
+	}
+	// Rows are objects in a flat array: count the opening braces of rows.
+	return bytes.Count(b, []byte("},{")) + boolInt(len(b) > 2), nil
+}
+
+// roundTrip sends req and reads the whole answer, which must be a 200.
+func roundTrip(client *http.Client, req *http.Request) ([]byte, error) {
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if resp.StatusCode != 200 {
-		return 0, fmt.Errorf("status %d: %s", resp.StatusCode, b)
+		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, b)
 	}
-	// Rows are objects in a flat array: count the opening braces of rows.
-	return bytes.Count(b, []byte("},{")) + boolInt(len(b) > 2), nil
+	return b, nil
 }
 
 func boolInt(b bool) int {
