@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // CardType is the kind of a card. It is set when a card is made and never

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/client"
-	"wayfarer/internal/app"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 const (

@@ -6,7 +6,7 @@ import (
 	"log"
 	"os"
 
-	"wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client"
 )
 
 func ExampleClient_UpdatePerson() {

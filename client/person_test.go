@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/client"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 const visa = "4111 1111 1111 1111"

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"wayfarer/client"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 func seedSearch(t *testing.T, c *client.Client, names ...string) {

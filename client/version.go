@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // CardLinkVersion is the first contract version with personCardLink.

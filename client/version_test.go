@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client"
 )
 
 // oldServer fakes a 1.8.1.6 server (production in contract §9.4): no real

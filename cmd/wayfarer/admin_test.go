@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 // runAdmin runs `wayfarer --db db admin args...` with stdin as its input.

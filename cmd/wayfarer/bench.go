@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"wayfarer/internal/bench"
+	"github.com/wayfarerhq/wayfarer/internal/bench"
 )
 
 func benchCommand() *cli.Command {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client"
 )
 
 func clientCommand() *cli.Command {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/client"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 type cliRun struct {

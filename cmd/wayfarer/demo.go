@@ -9,10 +9,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
-	"wayfarer/internal/storage"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 func demoCommand() *cli.Command {

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
 )
 
 // seedDemo creates whatever of the demo data is missing: agencies and users,

@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"wayfarer/internal/vault"
+	"github.com/wayfarerhq/wayfarer/internal/vault"
 )
 
 // cardKeysFromEnv is the card vault key text from the environment, the one

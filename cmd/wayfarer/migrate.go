@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/storage"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
 )
 
 func migrateCommand() *cli.Command {

@@ -11,11 +11,11 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
-	whttp "wayfarer/internal/http"
-	"wayfarer/internal/storage"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 func serveCommand() *cli.Command {

@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 // buildBinary builds this command once per test into dir.

@@ -14,7 +14,7 @@ import (
 	"os/signal"
 	"time"
 
-	"wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client"
 )
 
 func main() {

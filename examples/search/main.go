@@ -12,7 +12,7 @@ import (
 	"os"
 	"os/signal"
 
-	"wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client"
 )
 
 func main() {

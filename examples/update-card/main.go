@@ -13,7 +13,7 @@ import (
 	"os"
 	"os/signal"
 
-	"wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client"
 )
 
 func main() {

@@ -10,12 +10,12 @@ import (
 	"log/slog"
 	"time"
 
-	whttp "wayfarer/internal/http"
-	"wayfarer/internal/password"
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/storage"
-	"wayfarer/internal/token"
-	"wayfarer/internal/wayfarer"
+	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/password"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
+	"github.com/wayfarerhq/wayfarer/internal/token"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Config is everything an instance is configured by.

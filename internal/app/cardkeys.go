@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"wayfarer/internal/vault"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/vault"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // ErrNoCardKey says how to give an instance its card vault key.

@@ -20,10 +20,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
-	whttp "wayfarer/internal/http"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Query is one benchmarked search: a personSearch body run as a demo user.

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 func TestRunSmall(t *testing.T) {

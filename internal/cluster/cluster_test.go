@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/vault"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/vault"
 )
 
 var (
@@ -37,7 +37,7 @@ func wayfarerBinary(t *testing.T) string {
 			return
 		}
 		binary = filepath.Join(buildDir, "wayfarer")
-		out, err := exec.Command("go", "build", "-o", binary, "wayfarer/cmd/wayfarer").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binary, "github.com/wayfarerhq/wayfarer/cmd/wayfarer").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/storage"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 // addMarker inserts a person only this database has.

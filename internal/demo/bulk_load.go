@@ -9,8 +9,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // bulkBatch persons are generated, and written in one transaction, at a time.

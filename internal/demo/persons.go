@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // DemoPersonCount is how many persons the demo agency gets.

@@ -7,10 +7,10 @@ import (
 	"reflect"
 	"testing"
 
-	"wayfarer/internal/demo"
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 func TestDemoPersons(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Alias of the demo agency.

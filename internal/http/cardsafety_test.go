@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // onlyPerson decodes a load or refresh answer: an array of one person.

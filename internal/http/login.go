@@ -3,7 +3,7 @@ package http
 import (
 	"net/http"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 type loginBody struct {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // The OpenAPI document (docs/openapi.json) is checked against the code: its

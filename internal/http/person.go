@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // personHandlers holds the person service; it is embedded in Server, so the

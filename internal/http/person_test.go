@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Card numbers the suite saves (public test numbers). After the suite, none

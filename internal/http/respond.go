@@ -5,7 +5,7 @@ import (
 	"errors"
 	"net/http"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // statusOf is the one table from error kinds to HTTP statuses.

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // searchHandlers holds the person search service; cmd/wayfarer sets it.

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 const (

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 type searchCase struct {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Pinger reports whether the database answers (for /readyz).

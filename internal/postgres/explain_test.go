@@ -16,13 +16,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/bench"
-	"wayfarer/internal/demo"
-	"wayfarer/internal/postgres"
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/bench"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/postgres"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // tracer records the statements a search sends, by text: stdlib executes

@@ -14,7 +14,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 
-	"wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 )
 
 //go:embed migrations/*.sql

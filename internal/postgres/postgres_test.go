@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/postgres"
-	"wayfarer/internal/sqlite"
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/postgres"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
 func TestParsePool(t *testing.T) {

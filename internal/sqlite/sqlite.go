@@ -11,7 +11,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
-	"wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 )
 
 //go:embed migrations/*.sql

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"time"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 func (db *DB) insertID(ctx context.Context, query string, args ...any) (int64, error) {

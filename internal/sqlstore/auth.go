@@ -7,7 +7,7 @@ import (
 	"errors"
 	"time"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 func notFound(err error) error {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // The person store: wayfarer.PersonStore over the shared tables. Every

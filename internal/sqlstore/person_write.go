@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // column maps a wire field of a record to its column. notNull is written

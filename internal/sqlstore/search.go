@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Table aliases of the search query: p person, pcl/c card link and card,

@@ -3,7 +3,7 @@ package sqlstore
 import (
 	"context"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // BuildSearchForTest exposes the rendered search statement to the tests.

@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/postgres"
-	"wayfarer/internal/sqlite"
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/testserver"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/postgres"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // world is the data set: its lookups and its persons (of every agency).

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/sqlstore"
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // randomCriteria builds a random personSearch body from the data set's

@@ -6,9 +6,9 @@ import (
 	"net/url"
 	"strings"
 
-	"wayfarer/internal/postgres"
-	"wayfarer/internal/sqlite"
-	"wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/postgres"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 )
 
 // IsPostgres reports whether dsn names a PostgreSQL database.

@@ -18,10 +18,10 @@ import (
 	"testing"
 	"time"
 
-	"wayfarer/internal/app"
-	"wayfarer/internal/demo"
-	whttp "wayfarer/internal/http"
-	"wayfarer/internal/password"
+	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/password"
 )
 
 // Clock is a clock the test sets and advances.

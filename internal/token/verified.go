@@ -3,7 +3,7 @@ package token
 import (
 	"sync"
 
-	"wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // maxVerifiedTokens bounds the memory of verified tokens: a few hundred
