@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // CardType is the kind of a card. It is set when a card is made and never
@@ -172,6 +172,4 @@ func (l *CardLink) UnmarshalJSON(b []byte) error {
 // real one: the server's shape "VI 41-XXXX-1111", or digits, spaces and
 // dashes with a run of four or more mask characters (X, x or *), optionally
 // after a two-letter brand code. The server applies the same rule.
-func IsMaskedNumber(s string) bool { return wayfarer.IsMaskedCardNumber(s) }
-
-func isLetter(c byte) bool { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') }
+func IsMaskedNumber(s string) bool { return contract.IsMaskedCardNumber(s) }

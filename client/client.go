@@ -12,11 +12,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // ClientVersion is sent in the X-Client-Version header: the contract this
 // client implements. Servers may refuse logins below a minimum version.
-const ClientVersion = "1.8.2.6"
+const ClientVersion = contract.ContractVersion
 
 // Client talks to one Wayfarer server for one agency session at a time.
 type Client struct {
@@ -101,16 +103,6 @@ func (c *Client) setToken(t string) {
 	}
 }
 
-type loginBody struct {
-	Alias    string `json:"alias"`
-	UserName string `json:"userName"`
-	Password string `json:"password"`
-}
-
-type loginResult struct {
-	IdentityToken string `json:"identityToken"`
-}
-
 // Login opens a session with POST /login and a JSON body. The credentials
 // are kept in memory so that an expired session is renewed by itself.
 func (c *Client) Login(ctx context.Context, alias, userName, password string) error {
@@ -124,12 +116,12 @@ func (c *Client) LoginBasic(ctx context.Context, alias, userName, password strin
 }
 
 func (c *Client) login(ctx context.Context, cr *credentials) error {
-	var res loginResult
+	var res contract.LoginResult
 	var err error
 	if cr.basic {
 		err = c.send(ctx, http.MethodGet, "/login/"+url.PathEscape(cr.alias), nil, "", cr, &res)
 	} else {
-		body, _ := json.Marshal(loginBody{Alias: cr.alias, UserName: cr.user, Password: cr.password})
+		body, _ := json.Marshal(contract.LoginRequest{Alias: cr.alias, UserName: cr.user, Password: cr.password})
 		err = c.send(ctx, http.MethodPost, "/login", body, "", nil, &res)
 	}
 	if err != nil {
@@ -160,14 +152,10 @@ func (c *Client) Logout(ctx context.Context) error {
 	return err
 }
 
-type refreshResult struct {
-	RefreshIdentityToken string `json:"refreshIdentityToken"`
-}
-
 // Refresh extends the session (GET /refreshIdentityToken) and switches to
 // the new token it answers.
 func (c *Client) Refresh(ctx context.Context) error {
-	var res refreshResult
+	var res contract.RefreshResult
 	if err := c.call(ctx, http.MethodGet, "/refreshIdentityToken", nil, &res); err != nil {
 		return err
 	}
@@ -247,7 +235,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, tok
 	}
 	req.Header.Set("Accept", "application/json")
 	if c.clientVersion != "" {
-		req.Header.Set("X-Client-Version", c.clientVersion)
+		req.Header.Set(contract.ClientVersionHeader, c.clientVersion)
 	}
 	switch {
 	case basic != nil:
@@ -281,11 +269,7 @@ func stripQuery(path string) string {
 func readError(resp *http.Response) error {
 	e := &Error{Status: resp.StatusCode}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var body struct {
-		ResultCode        int    `json:"resultCode"`
-		ResultDescription string `json:"resultDescription"`
-		Method            string `json:"method"`
-	}
+	var body contract.Result
 	if json.Unmarshal(b, &body) == nil {
 		e.ResultCode, e.Description, e.Method = body.ResultCode, body.ResultDescription, body.Method
 	}

@@ -18,7 +18,8 @@
 //
 //	c := client.New("https://wayfarer.example.com", client.WithCredentials("DEMO", "agent", pw))
 //	p, err := c.UpdatePerson(ctx, 42, func(p *client.Person) error {
-//		p.Remarks = new("prefers aisle seats")
+//		remarks := "prefers aisle seats"
+//		p.Remarks = &remarks
 //		return nil
 //	})
 //

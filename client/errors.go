@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Error is an answer of the server other than success.
@@ -21,27 +23,29 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("wayfarer: %d %s (resultCode %d)", e.Status, e.Description, e.ResultCode)
 }
 
-// Result codes a caller may want to act on. The full table is in the
-// server's docs/api.md.
+// Result codes a caller may want to act on (the full table is
+// contract's and the server's docs/api.md).
 const (
-	CodeInvalidClientVersion = 100
-	CodeInvalidCredentials   = 101
-	CodePasswordExpired      = 102
-	CodeUserLocked           = 103
-	CodeUserDisabled         = 104
-	CodeInvalidAlias         = 105
-	CodeTokenInvalid         = 300
-	CodeTokenExpired         = 301
-	CodeTokenMissing         = 302
-	CodeTokenNotInStore      = 305
-	CodeInvalidColumn        = 405
-	CodeDeserialization      = 406
-	CodeInvalidValue         = 407
-	CodeCardRule             = 410
-	CodeIdentifierMismatch   = 411
-	CodePermissionDenied     = 600
-	CodeRecordNotFound       = 601
-	CodeConcurrencyConflict  = 602
+	CodeInvalidClientVersion = contract.CodeInvalidClientVersion
+	CodeInvalidCredentials   = contract.CodeInvalidCredentials
+	CodePasswordExpired      = contract.CodePasswordExpired
+	CodeUserLocked           = contract.CodeUserLocked
+	CodeUserDisabled         = contract.CodeUserDisabled
+	CodeInvalidAlias         = contract.CodeInvalidAlias
+	CodeTokenInvalid         = contract.CodeTokenInvalid
+	CodeTokenExpired         = contract.CodeTokenExpired
+	CodeTokenMissing         = contract.CodeTokenMissing
+	CodeTokenNotInStore      = contract.CodeTokenNotInStore
+	CodeMissingParameter     = contract.CodeMissingParameter
+	CodeInvalidColumn        = contract.CodeInvalidColumn
+	CodeDeserialization      = contract.CodeDeserialization
+	CodeInvalidValue         = contract.CodeInvalidValue
+	CodeNotSupported         = contract.CodeNotSupported
+	CodeCardRule             = contract.CodeCardRule
+	CodeIdentifierMismatch   = contract.CodeIdentifierMismatch
+	CodePermissionDenied     = contract.CodePermissionDenied
+	CodeRecordNotFound       = contract.CodeRecordNotFound
+	CodeConcurrencyConflict  = contract.CodeConcurrencyConflict
 )
 
 // Errors the client returns before sending anything. They are wrapped with

@@ -14,9 +14,10 @@ func ExampleClient_UpdatePerson() {
 	c := client.New("http://127.0.0.1:8080", client.WithCredentials("DEMO", "admin", os.Getenv("WAYFARER_PASSWORD")))
 
 	saved, err := c.UpdatePerson(ctx, 42, func(p *client.Person) error {
-		p.Remarks = new("prefers aisle seats")
+		remarks, name := "prefers aisle seats", "KEN ABLER"
+		p.Remarks = &remarks
 		if l := p.Card(7); l != nil {
-			l.Card.NameOnCard = new("KEN ABLER") // the card keeps its identifiers, number and token
+			l.Card.NameOnCard = &name // the card keeps its identifiers, number and token
 		}
 		p.AddCard(client.NewCard(client.CardLoyalty, "SKY-123456"))
 		return nil

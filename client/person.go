@@ -239,11 +239,13 @@ type Communication struct {
 
 // NewEmail and NewPhone build a new communication link.
 func NewEmail(address string, primary bool) CommunicationLink {
-	return CommunicationLink{Communication: Communication{Type: new(CommEmail), Value: &address, IsPrimary: &primary}}
+	t := CommEmail
+	return CommunicationLink{Communication: Communication{Type: &t, Value: &address, IsPrimary: &primary}}
 }
 
 func NewPhone(number string, primary bool) CommunicationLink {
-	return CommunicationLink{Communication: Communication{Type: new(CommPhone), Value: &number, IsPrimary: &primary}}
+	t := CommPhone
+	return CommunicationLink{Communication: Communication{Type: &t, Value: &number, IsPrimary: &primary}}
 }
 
 // Marketing marks the person for a marketing element.

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Column is a column of the person search (contract §2.3).
@@ -138,25 +140,14 @@ func (c Condition) needsValues() bool { return c != Blank && c != NotBlank }
 // A mistake (a condition a parameter does not take, a missing value) is
 // kept and returned when the query runs.
 type Query struct {
-	params map[string]any
-	cols   []Column
-	paging map[string]int64
-	err    error
+	req   contract.PersonSearchRequest
+	extra map[string]any // Param: parameters without a method of their own
+	err   error
 }
 
 // Search starts a query. Without Columns the server's default columns are
 // returned.
-func Search() *Query { return &Query{params: map[string]any{}, paging: map[string]int64{}} }
-
-type stringParam struct {
-	Value            []string  `json:"value"`
-	CompareCondition Condition `json:"compareCondition"`
-}
-
-type numParam struct {
-	Value            []int64   `json:"value"`
-	CompareCondition Condition `json:"compareCondition"`
-}
+func Search() *Query { return &Query{} }
 
 func (q *Query) fail(format string, args ...any) *Query {
 	if q.err == nil {
@@ -165,45 +156,45 @@ func (q *Query) fail(format string, args ...any) *Query {
 	return q
 }
 
-func (q *Query) str(name string, cond Condition, values []string) *Query {
+func (q *Query) str(field **contract.StringSearchParam, name string, cond Condition, values []string) *Query {
 	switch {
 	case cond < Equal || cond > NotContaining:
 		return q.fail("%s: unknown condition %d", name, int(cond))
 	case cond.needsValues() && len(values) == 0:
 		return q.fail("%s: condition %s needs a value", name, cond)
 	}
-	q.params[name] = stringParam{Value: append([]string{}, values...), CompareCondition: cond}
+	*field = contract.NewStringSearchParam(int(cond), values...)
 	return q
 }
 
-func (q *Query) num(name string, cond Condition, values []int64) *Query {
+func (q *Query) num(field **contract.NumSearchParam, name string, cond Condition, values []int64) *Query {
 	switch {
 	case cond < Equal || cond > NotBlank:
 		return q.fail("%s: a number parameter takes equal, not-equal, blank or not-blank, not %s", name, cond)
 	case cond.needsValues() && len(values) == 0:
 		return q.fail("%s: condition %s needs a value", name, cond)
 	}
-	q.params[name] = numParam{Value: append([]int64{}, values...), CompareCondition: cond}
+	*field = contract.NewNumSearchParam(int(cond), values...)
 	return q
 }
 
 // FirstName, MiddleName and LastName filter by name.
 func (q *Query) FirstName(cond Condition, values ...string) *Query {
-	return q.str("firstName", cond, values)
+	return q.str(&q.req.FirstName, "firstName", cond, values)
 }
 func (q *Query) MiddleName(cond Condition, values ...string) *Query {
-	return q.str("middleName", cond, values)
+	return q.str(&q.req.MiddleName, "middleName", cond, values)
 }
 func (q *Query) LastName(cond Condition, values ...string) *Query {
-	return q.str("lastName", cond, values)
+	return q.str(&q.req.LastName, "lastName", cond, values)
 }
 
 // UniqueID finds the person with this unique id.
-func (q *Query) UniqueID(id string) *Query { q.params["UniqueId"] = id; return q }
+func (q *Query) UniqueID(id string) *Query { q.req.UniqueID = &id; return q }
 
 // CommValue filters by the value of any communication (phone, email, ...).
 func (q *Query) CommValue(cond Condition, values ...string) *Query {
-	return q.str("commValue", cond, values)
+	return q.str(&q.req.CommValue, "commValue", cond, values)
 }
 
 // Email and Phone filter by an email address or phone number of the
@@ -216,77 +207,100 @@ func (q *Query) Phone(cond Condition, values ...string) *Query {
 }
 
 func (q *Query) comm(t CommType, cond Condition, values []string) *Query {
-	if prev, ok := q.params["commType"].([]CommType); ok && (len(prev) != 1 || prev[0] != t) {
+	if prev := q.req.CommType; len(prev) > 0 && (len(prev) != 1 || prev[0] != int16(t)) {
 		return q.fail("email and phone criteria cannot be combined: both filter commValue")
 	}
-	q.params["commType"] = []CommType{t}
-	return q.str("commValue", cond, values)
+	q.req.CommType = []int16{int16(t)}
+	return q.str(&q.req.CommValue, "commValue", cond, values)
 }
 
 // RecNo filters by record number.
-func (q *Query) RecNo(cond Condition, recNos ...int64) *Query { return q.num("recNo", cond, recNos) }
+func (q *Query) RecNo(cond Condition, recNos ...int64) *Query {
+	return q.num(&q.req.RecNo, "recNo", cond, recNos)
+}
 
 // AdvisorProfile filters by the person's advisor profile.
 func (q *Query) AdvisorProfile(cond Condition, recNos ...int64) *Query {
-	return q.num("AdvisorProfileRecNo", cond, recNos)
+	return q.num(&q.req.AdvisorProfileRecNo, "AdvisorProfileRecNo", cond, recNos)
 }
 
 // BirthdayMonth filters by birthday month (1-12).
 func (q *Query) BirthdayMonth(cond Condition, months ...int64) *Query {
-	return q.num("birthdayMonth", cond, months)
+	return q.num(&q.req.BirthdayMonth, "birthdayMonth", cond, months)
 }
 
 // ActiveStatus keeps persons with any of the statuses.
 func (q *Query) ActiveStatus(statuses ...ActiveStatus) *Query {
-	q.params["activeStatus"] = append([]ActiveStatus{}, statuses...)
+	q.req.ActiveStatus = nil
+	for _, s := range statuses {
+		q.req.ActiveStatus = append(q.req.ActiveStatus, int16(s))
+	}
 	return q
 }
 
 // CardType keeps persons with a card of any of the types.
 func (q *Query) CardType(types ...CardType) *Query {
-	q.params["cardType"] = append([]CardType{}, types...)
+	q.req.CardType = nil
+	for _, t := range types {
+		q.req.CardType = append(q.req.CardType, int16(t))
+	}
+	return q
+}
+
+// Tag keeps persons having a tag of the tag definition recNo; with a
+// condition, only tags whose value passes it.
+func (q *Query) Tag(recNo int64, cond Condition, values ...string) *Query {
+	t := &contract.TagsSearchParams{RecNo: &recNo}
+	if cond != 0 && q.str(&t.Value, "tags.value", cond, values).err != nil {
+		return q
+	}
+	q.req.Tags = append(q.req.Tags, t)
 	return q
 }
 
 // CreatedBetween and ModifiedBetween bound the person's timestamps, both
 // ends included; a zero time is an open end.
 func (q *Query) CreatedBetween(from, to time.Time) *Query {
-	return q.timeRange("createDateTimeFrom", "createDateTimeTo", from, to)
+	q.req.CreateDateTimeFrom, q.req.CreateDateTimeTo = dateTimeBound(from), dateTimeBound(to)
+	return q
 }
 func (q *Query) ModifiedBetween(from, to time.Time) *Query {
-	return q.timeRange("modifiedDateTimeFrom", "modifiedDateTimeTo", from, to)
+	q.req.ModifiedDateTimeFrom, q.req.ModifiedDateTimeTo = dateTimeBound(from), dateTimeBound(to)
+	return q
 }
 
-func (q *Query) timeRange(fromName, toName string, from, to time.Time) *Query {
-	type dateTime struct {
-		DateTime string `json:"dateTime"`
+func dateTimeBound(t time.Time) *contract.DateTimeUTCSearchParam {
+	if t.IsZero() {
+		return nil
 	}
-	if !from.IsZero() {
-		q.params[fromName] = dateTime{from.UTC().Format(time.RFC3339Nano)}
-	}
-	if !to.IsZero() {
-		q.params[toName] = dateTime{to.UTC().Format(time.RFC3339Nano)}
-	}
-	return q
+	s := t.UTC().Format(time.RFC3339Nano)
+	return &contract.DateTimeUTCSearchParam{DateTime: &s}
 }
 
 // CardExpiringBetween keeps persons with a card expiring in the range, both
 // ends included; a zero Date is an open end.
 func (q *Query) CardExpiringBetween(from, to Date) *Query {
-	type date struct {
-		Date string `json:"date"`
-	}
-	if from != (Date{}) {
-		q.params["cardExpirationDateFrom"] = date{from.String()}
-	}
-	if to != (Date{}) {
-		q.params["cardExpirationDateTo"] = date{to.String()}
-	}
+	q.req.CardExpirationDateFrom, q.req.CardExpirationDateTo = dateBound(from), dateBound(to)
 	return q
 }
 
-// Param sets any other search parameter of contract §2.4 as its JSON value.
-func (q *Query) Param(name string, value any) *Query { q.params[name] = value; return q }
+func dateBound(d Date) *contract.DateSearchParam {
+	if d == (Date{}) {
+		return nil
+	}
+	s := d.String()
+	return &contract.DateSearchParam{Date: &s}
+}
+
+// Param sets any other search parameter of contract §2.4 as its JSON value;
+// it takes precedence over what the other methods set under that name.
+func (q *Query) Param(name string, value any) *Query {
+	if q.extra == nil {
+		q.extra = map[string]any{}
+	}
+	q.extra[name] = value
+	return q
+}
 
 // Columns chooses the columns of the rows.
 func (q *Query) Columns(cols ...Column) *Query {
@@ -294,8 +308,8 @@ func (q *Query) Columns(cols ...Column) *Query {
 		if _, err := ParseColumn(string(c)); err != nil {
 			return q.fail("%v", err)
 		}
-		if !slices.Contains(q.cols, c) {
-			q.cols = append(q.cols, c)
+		if !slices.Contains(q.req.IncludeCols, string(c)) {
+			q.req.IncludeCols = append(q.req.IncludeCols, string(c))
 		}
 	}
 	return q
@@ -309,7 +323,7 @@ func (q *Query) Page(startingRow, rowCount int64) *Query {
 	if startingRow < 0 || rowCount < 0 {
 		return q.fail("page bounds must not be negative")
 	}
-	q.paging["startingRow"], q.paging["rowCount"] = startingRow, rowCount
+	q.req.StartingRow, q.req.RowCount = &startingRow, &rowCount
 	return q
 }
 
@@ -318,33 +332,41 @@ func (q *Query) Top(n int64) *Query {
 	if n < 0 {
 		return q.fail("top must not be negative")
 	}
-	q.paging["topRows"] = n
+	q.req.TopRows = &n
 	return q
 }
 
 // Distinct leaves out duplicate rows; SkipLookup leaves out looked-up
 // names; ReadOnlyIntent lets the server answer from a replica.
-func (q *Query) Distinct() *Query       { q.params["distinct"] = true; return q }
-func (q *Query) SkipLookup() *Query     { q.params["skipLookup"] = true; return q }
-func (q *Query) ReadOnlyIntent() *Query { q.params["readOnlyIntent"] = true; return q }
+func (q *Query) Distinct() *Query       { q.req.Distinct = ptrTrue(); return q }
+func (q *Query) SkipLookup() *Query     { q.req.SkipLookup = ptrTrue(); return q }
+func (q *Query) ReadOnlyIntent() *Query { q.req.ReadOnlyIntent = ptrTrue(); return q }
+
+func ptrTrue() *bool { t := true; return &t }
 
 // Err is the first mistake made while building the query.
 func (q *Query) Err() error { return q.err }
 
 func (q *Query) clone() *Query {
-	return &Query{params: maps.Clone(q.params), cols: slices.Clone(q.cols), paging: maps.Clone(q.paging), err: q.err}
+	c := *q
+	c.req.IncludeCols = slices.Clone(q.req.IncludeCols)
+	c.extra = maps.Clone(q.extra)
+	return &c
 }
+
+func (q *Query) hasColumn(c Column) bool { return slices.Contains(q.req.IncludeCols, string(c)) }
 
 // MarshalJSON is the personSearch body.
 func (q *Query) MarshalJSON() ([]byte, error) {
-	m := make(map[string]any, len(q.params)+4)
-	maps.Copy(m, q.params)
-	for k, v := range q.paging {
-		m[k] = v
+	b, err := json.Marshal(q.req)
+	if err != nil || len(q.extra) == 0 {
+		return b, err
 	}
-	if len(q.cols) > 0 {
-		m["includeCols"] = q.cols
+	m := map[string]any{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
 	}
+	maps.Copy(m, q.extra)
 	return json.Marshal(m)
 }
 
@@ -414,11 +436,11 @@ func (c *Client) Search(ctx context.Context, q *Query) (*Page, error) {
 		return nil, err
 	}
 	p := &Page{Rows: rows, Total: -1}
-	if slices.Contains(q.cols, ColSummaryCount) {
+	if q.hasColumn(ColSummaryCount) {
 		switch {
 		case len(rows) > 0:
 			p.Total, _ = rows[0].Int(ColSummaryCount)
-		case q.paging["startingRow"] == 0:
+		case deref(q.req.StartingRow) == 0:
 			p.Total = 0
 		}
 	}
@@ -438,13 +460,13 @@ func (c *Client) SearchAll(ctx context.Context, q *Query) iter.Seq2[Row, error] 
 			q = Search()
 		}
 		q = q.clone()
-		size := q.paging["rowCount"]
+		size := deref(q.req.RowCount)
 		if size == 0 {
 			size = DefaultPageSize
 		}
-		start := q.paging["startingRow"]
+		start := deref(q.req.StartingRow)
 		for {
-			q.paging["startingRow"], q.paging["rowCount"] = start, size
+			q.req.StartingRow, q.req.RowCount = &start, &size
 			page, err := c.Search(ctx, q)
 			if err != nil {
 				yield(nil, err)

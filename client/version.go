@@ -5,24 +5,22 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // CardLinkVersion is the first contract version with personCardLink.
-const CardLinkVersion = "1.8.2"
+const CardLinkVersion = contract.CardLinkVersion
 
 // ServerVersion is what GET /version reports.
 type ServerVersion struct {
-	Contract string `json:"version"`                   // contract version, e.g. "1.8.2.6"
-	Wayfarer string `json:"wayfarerVersion,omitempty"` // the server's own build; empty for other servers
+	Contract string // contract version, e.g. "1.8.2.6"
+	Wayfarer string // the server's own build; empty for other servers
 }
 
 // AtLeast reports whether the contract version is v or later. An
 // unreadable version is never at least anything.
 func (v ServerVersion) AtLeast(min string) bool {
-	a, ok1 := wayfarer.ParseVersion(v.Contract)
-	b, ok2 := wayfarer.ParseVersion(min)
-	return ok1 && ok2 && wayfarer.CompareVersions(a, b) >= 0
+	return contract.AtLeast(v.Contract, min)
 }
 
 // CardLinks reports whether the server speaks the personCardLink shape.
@@ -37,11 +35,12 @@ func (c *Client) Version(ctx context.Context) (ServerVersion, error) {
 	if cached != nil {
 		return *cached, nil
 	}
-	var v ServerVersion
-	if err := c.send(ctx, http.MethodGet, "/version", nil, "", nil, &v); err != nil {
+	var res contract.VersionResult
+	if err := c.send(ctx, http.MethodGet, "/version", nil, "", nil, &res); err != nil {
 		return ServerVersion{}, err
 	}
-	if _, ok := wayfarer.ParseVersion(v.Contract); !ok {
+	v := ServerVersion{Contract: res.Version, Wayfarer: res.WayfarerVersion}
+	if _, ok := contract.ParseVersion(v.Contract); !ok {
 		return ServerVersion{}, fmt.Errorf("wayfarer version: unreadable contract version %q", v.Contract)
 	}
 	c.mu.Lock()

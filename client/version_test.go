@@ -87,11 +87,11 @@ func TestOldServerFlatCardsAndNoSaves(t *testing.T) {
 	if !errors.Is(err, client.ErrServerTooOld) || !strings.Contains(err.Error(), "1.8.1.6") {
 		t.Fatalf("update against 1.8.1.6: %v", err)
 	}
-	if _, err := c.CreatePerson(ctx, &client.Person{LastName: new("X")}); !errors.Is(err, client.ErrServerTooOld) {
+	if _, err := c.CreatePerson(ctx, &client.Person{LastName: ptr("X")}); !errors.Is(err, client.ErrServerTooOld) {
 		t.Fatalf("create against 1.8.1.6: %v", err)
 	}
 	n := p.Clone()
-	n.Remarks = new("x")
+	n.Remarks = ptr("x")
 	if _, err := c.SavePerson(ctx, p, n); !errors.Is(err, client.ErrServerTooOld) {
 		t.Fatalf("save against 1.8.1.6: %v", err)
 	}

@@ -16,6 +16,8 @@ import (
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func serveCommand() *cli.Command {
@@ -45,7 +47,7 @@ func instanceFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "token-lifetime", Value: 30 * time.Minute, Usage: "identity token lifetime", Sources: cli.EnvVars("WAYFARER_TOKEN_LIFETIME")},
 		&cli.IntFlag{Name: "max-failed-logins", Value: 5, Usage: "consecutive failed logins before a user is locked", Sources: cli.EnvVars("WAYFARER_MAX_FAILED_LOGINS")},
 		&cli.DurationFlag{Name: "lockout", Value: 15 * time.Minute, Usage: "how long a lockout lasts", Sources: cli.EnvVars("WAYFARER_LOCKOUT")},
-		&cli.StringFlag{Name: "min-client-version", Usage: "refuse logins whose " + wayfarer.ClientVersionHeader + " header is lower (default: accept all)", Sources: cli.EnvVars("WAYFARER_MIN_CLIENT_VERSION")},
+		&cli.StringFlag{Name: "min-client-version", Usage: "refuse logins whose " + contract.ClientVersionHeader + " header is lower (default: accept all)", Sources: cli.EnvVars("WAYFARER_MIN_CLIENT_VERSION")},
 		&cli.Int64Flag{Name: "body-limit", Value: 1 << 20, Usage: "largest request body in bytes", Sources: cli.EnvVars("WAYFARER_BODY_LIMIT")},
 		&cli.Int64Flag{Name: "max-search-rows", Value: app.DefaultMaxSearchRows, Usage: "most rows one search answers; larger answers are refused, asking for pages (0: no limit)", Sources: cli.EnvVars("WAYFARER_MAX_SEARCH_ROWS")},
 		&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file (default with --demo on SQLite: <db>.cardkey)", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},

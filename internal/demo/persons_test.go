@@ -11,6 +11,8 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func TestDemoPersons(t *testing.T) {
@@ -116,7 +118,7 @@ func testDemoPersons(t *testing.T, s *testserver.Server) {
 			switch l.Card.Type.Value {
 			case 1:
 				credit++
-				if !wayfarer.IsMaskedCardNumber(l.Card.CardNumber.Value) || l.Card.Sealed == nil {
+				if !contract.IsMaskedCardNumber(l.Card.CardNumber.Value) || l.Card.Sealed == nil {
 					t.Fatalf("credit card stored in clear: %+v", l.Card)
 				}
 			case 2:

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 type loginBody struct {
@@ -49,7 +51,7 @@ func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error 
 func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) error {
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
 		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
-		ClientVersion: r.Header.Get(wayfarer.ClientVersionHeader), ClientIP: clientIP(r),
+		ClientVersion: r.Header.Get(contract.ClientVersionHeader), ClientIP: clientIP(r),
 	})
 	e := wayfarer.AsError(err)
 	if e != nil {
@@ -57,7 +59,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) err
 	}
 	// The log names the agency only when the alias named one: an unknown
 	// alias is whatever the client typed, a card number included.
-	if (err == nil || (e != nil && e.Code != wayfarer.CodeInvalidAlias)) && !wayfarer.ContainsCardNumber(in.Alias) {
+	if (err == nil || (e != nil && e.Code != contract.CodeInvalidAlias)) && !wayfarer.ContainsCardNumber(in.Alias) {
 		logOf(r.Context()).alias = wayfarer.NormalizeAlias(in.Alias)
 	}
 	if err != nil {
@@ -99,7 +101,7 @@ type versionResult struct {
 }
 
 func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, versionResult{Version: wayfarer.ContractVersion, WayfarerVersion: s.Config.BuildVersion})
+	writeJSON(w, http.StatusOK, versionResult{Version: contract.ContractVersion, WayfarerVersion: s.Config.BuildVersion})
 	return nil
 }
 

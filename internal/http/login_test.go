@@ -13,6 +13,8 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func login(t *testing.T, s *testserver.Server, alias, user, pw string, headers ...string) *testserver.Response {
@@ -216,14 +218,14 @@ func TestClientVersion(t *testing.T) {
 	// by default every client is accepted, with or without the header
 	s := testserver.Start(t, testserver.Options{})
 	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin"), 200, 0, "")
-	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", wayfarer.ClientVersionHeader, "0.1"), 200, 0, "")
+	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", contract.ClientVersionHeader, "0.1"), 200, 0, "")
 
 	s = testserver.Start(t, testserver.Options{Config: func(c *app.Config) { c.MinClientVersion = "1.8.2" }})
 	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin"), 401, 100, "login")
-	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", wayfarer.ClientVersionHeader, "1.8.1.6"), 401, 100, "login")
-	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", wayfarer.ClientVersionHeader, "banana"), 401, 100, "login")
-	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", wayfarer.ClientVersionHeader, "1.8.2"), 200, 0, "")
-	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", wayfarer.ClientVersionHeader, "1.10.0"), 200, 0, "")
+	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", contract.ClientVersionHeader, "1.8.1.6"), 401, 100, "login")
+	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", contract.ClientVersionHeader, "banana"), 401, 100, "login")
+	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", contract.ClientVersionHeader, "1.8.2"), 200, 0, "")
+	wantResult(t, login(t, s, "DEMO", "admin", "demo-admin", contract.ClientVersionHeader, "1.10.0"), 200, 0, "")
 }
 
 func TestTokenLifecycle(t *testing.T) {
@@ -331,8 +333,8 @@ func TestRequestErrors(t *testing.T) {
 func TestVersionAndHealth(t *testing.T) {
 	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
 		m := wantResult(t, s.Do(t, "GET", "/Version", nil), 200, 0, "")
-		v, ok := wayfarer.ParseVersion(m["version"].(string))
-		if !ok || wayfarer.CompareVersions(v, []int{1, 8, 2}) < 0 || m["wayfarerVersion"] != "test" || m["resultDescription"] != "" {
+		v, ok := contract.ParseVersion(m["version"].(string))
+		if !ok || contract.CompareVersions(v, []int{1, 8, 2}) < 0 || m["wayfarerVersion"] != "test" || m["resultDescription"] != "" {
 			t.Fatalf("version body %v", m)
 		}
 		if r := s.Do(t, "GET", "/healthz", nil); r.Status != 200 {

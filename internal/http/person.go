@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // personHandlers holds the person service; it is embedded in Server, so the
@@ -23,7 +25,7 @@ type saveResult struct {
 
 func (s *Server) personService() (*wayfarer.PersonService, error) {
 	if s.Persons == nil {
-		return nil, wayfarer.Errorf(wayfarer.KindInternal, wayfarer.CodeInternal, wayfarer.MethodPerson, "the person service is not configured")
+		return nil, wayfarer.Errorf(wayfarer.KindInternal, contract.CodeInternal, wayfarer.MethodPerson, "the person service is not configured")
 	}
 	return s.Persons, nil
 }
@@ -66,7 +68,7 @@ func (s *Server) handleSavePerson(w http.ResponseWriter, r *http.Request) error 
 	if created {
 		desc = "Person created"
 	}
-	writeJSON(w, http.StatusOK, saveResult{ResultCode: wayfarer.CodeOK, ResultDescription: desc, RecNo: recNo})
+	writeJSON(w, http.StatusOK, saveResult{ResultCode: contract.CodeOK, ResultDescription: desc, RecNo: recNo})
 	return nil
 }
 
@@ -115,7 +117,7 @@ func decryptParam(r *http.Request) (bool, error) {
 		}
 		v, err := strconv.ParseBool(vs[0])
 		if err != nil {
-			return false, wayfarer.Errorf(wayfarer.KindInvalid, wayfarer.CodeInvalidValue, wayfarer.MethodParam,
+			return false, wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeInvalidValue, wayfarer.MethodParam,
 				"decrypt must be true or false")
 		}
 		return v, nil

@@ -15,6 +15,8 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Card numbers the suite saves (public test numbers). After the suite, none
@@ -419,7 +421,7 @@ func TestPersonCardLinkTable(t *testing.T) {
 					n := clone(t, old)
 					n.Remarks = wayfarer.Some("must not be written")
 					edit(n)
-					wantResult(t, admin.update(old, n), 400, wayfarer.CodeIdentifierMismatch, "person")
+					wantResult(t, admin.update(old, n), 400, contract.CodeIdentifierMismatch, "person")
 					if got := admin.load(recNo); mustJSON(t, got) != mustJSON(t, old) {
 						t.Fatalf("written:\n%s\n%s", mustJSON(t, got), mustJSON(t, old))
 					}
@@ -459,7 +461,7 @@ func TestPersonCardRules(t *testing.T) {
 				l := &n.PersonCardLink[i]
 				l.CardRecNo, l.Card.RecNo, l.PersonRecNo = wayfarer.Null[int64](), wayfarer.Null[int64](), wayfarer.Null[int64]()
 			}
-			refused(t, old, n, wayfarer.CodeCardRule, "masked card number cannot be saved")
+			refused(t, old, n, contract.CodeCardRule, "masked card number cannot be saved")
 		})
 
 		t.Run("3: a new or changed credit number is validated", func(t *testing.T) {
@@ -467,10 +469,10 @@ func TestPersonCardRules(t *testing.T) {
 			for _, bad := range []string{"4111111111111112", "4111", "4111-1111-1111-111a", "41111111111111111111"} {
 				n := clone(t, old)
 				cardByType(t, n, 1).Card.CardNumber = wayfarer.Some(bad)
-				refused(t, old, n, wayfarer.CodeCardRule, "personCardLink[0].card.cardNumber is not a valid credit/debit card number")
+				refused(t, old, n, contract.CodeCardRule, "personCardLink[0].card.cardNumber is not a valid credit/debit card number")
 			}
 			resp := admin.do("POST", "/person", strings.Replace(kenJSON(r), "4111 1111 1111 1111", "4111 1111 1111 1112", 1))
-			wantResult(t, resp, 400, wayfarer.CodeCardRule, "person")
+			wantResult(t, resp, 400, contract.CodeCardRule, "person")
 		})
 
 		t.Run("3: a changed credit number is tokenized anew", func(t *testing.T) {
@@ -509,30 +511,30 @@ func TestPersonCardRules(t *testing.T) {
 			old := admin.load(recNo)
 			n := clone(t, old)
 			n.PersonCardLink = append(n.PersonCardLink, wayfarer.CardLink{Card: &wayfarer.Card{Type: wayfarer.Some(1), CardNumber: wayfarer.Some("VI 41-XXXX-1111")}})
-			refused(t, old, n, wayfarer.CodeCardRule, "masked card number cannot be saved")
+			refused(t, old, n, contract.CodeCardRule, "masked card number cannot be saved")
 		})
 
 		t.Run("4: a masked pattern differing from the stored one is refused", func(t *testing.T) {
 			old := admin.load(recNo)
 			n := clone(t, old)
 			cardByType(t, n, 1).Card.CardNumber = wayfarer.Some("VI 41-XXXX-1111")
-			refused(t, old, n, wayfarer.CodeCardRule, "masked card number cannot be saved")
+			refused(t, old, n, contract.CodeCardRule, "masked card number cannot be saved")
 		})
 
 		t.Run("5: the card type is insert-only", func(t *testing.T) {
 			old := admin.load(recNo)
 			n := clone(t, old)
 			cardByType(t, n, 2).Card.Type = wayfarer.Some(3)
-			refused(t, old, n, wayfarer.CodeCardRule, "card type is insert-only: remove the card and add a new one")
+			refused(t, old, n, contract.CodeCardRule, "card type is insert-only: remove the card and add a new one")
 		})
 
 		t.Run("6: a cvvCode is refused, never stored, never logged", func(t *testing.T) {
 			old := admin.load(recNo)
 			n := clone(t, old)
 			cardByType(t, n, 1).Card.CVVCode = wayfarer.Some("8642")
-			refused(t, old, n, wayfarer.CodeCardRule, "cvvCode")
+			refused(t, old, n, contract.CodeCardRule, "cvvCode")
 			resp := admin.do("POST", "/person", strings.Replace(kenJSON(r), `"nameOnCard":"KEN ABLER"`, `"nameOnCard":"KEN ABLER","cvvCode":"8642"`, 1))
-			wantResult(t, resp, 400, wayfarer.CodeCardRule, "person")
+			wantResult(t, resp, 400, contract.CodeCardRule, "person")
 			if strings.Contains(string(resp.Body), "8642") || strings.Contains(s.Logs.String(), "8642") {
 				t.Fatal("cvv echoed or logged")
 			}
@@ -558,7 +560,7 @@ func TestPersonCardRules(t *testing.T) {
 			for field, edit := range edits {
 				n := clone(t, old)
 				edit(n)
-				refused(t, old, n, wayfarer.CodeCardRule, "card numbers must not be written into text fields (field "+field+")")
+				refused(t, old, n, contract.CodeCardRule, "card numbers must not be written into text fields (field "+field+")")
 			}
 		})
 
@@ -597,19 +599,19 @@ func TestPersonValidation(t *testing.T) {
 			code     int
 			contains string
 		}{
-			{"remarks size", func(n *wayfarer.Person) { n.Remarks = wayfarer.Some(strings.Repeat("r", 257)) }, wayfarer.CodeInvalidValue, "remarks is longer than 256"},
+			{"remarks size", func(n *wayfarer.Person) { n.Remarks = wayfarer.Some(strings.Repeat("r", 257)) }, contract.CodeInvalidValue, "remarks is longer than 256"},
 			{"card description size", func(n *wayfarer.Person) {
 				n.PersonCardLink[1].Card.Description = wayfarer.Some(strings.Repeat("d", 513))
 			},
-				wayfarer.CodeInvalidValue, "personCardLink[1].card.description is longer than 512"},
-			{"tag value size", func(n *wayfarer.Person) { n.PersonTag[0].Value = wayfarer.Some(strings.Repeat("v", 1025)) }, wayfarer.CodeInvalidValue, "personTag[0].value is longer than 1024"},
+				contract.CodeInvalidValue, "personCardLink[1].card.description is longer than 512"},
+			{"tag value size", func(n *wayfarer.Person) { n.PersonTag[0].Value = wayfarer.Some(strings.Repeat("v", 1025)) }, contract.CodeInvalidValue, "personTag[0].value is longer than 1024"},
 			{"city area size", func(n *wayfarer.Person) {
 				n.PersonCommunicationLink[0].Communication.CityArea = wayfarer.Some("12345")
-			}, wayfarer.CodeInvalidValue, "personCommunicationLink[0].communication.cityArea is longer than 4"},
-			{"activeStatus", func(n *wayfarer.Person) { n.ActiveStatus = wayfarer.Some(5) }, wayfarer.CodeInvalidValue, "activeStatus"},
-			{"unknown branch", func(n *wayfarer.Person) { n.BranchRecNo = wayfarer.Some[int64](99999) }, wayfarer.CodeInvalidValue, "branch_recNo 99999 does not exist"},
-			{"unknown tag", func(n *wayfarer.Person) { n.PersonTag[0].TagRecNo = wayfarer.Some[int64](99999) }, wayfarer.CodeInvalidValue, "personTag[0].tag_recNo 99999 does not exist"},
-			{"newData recNo differs", func(n *wayfarer.Person) { n.RecNo = wayfarer.Some(recNo + 1000) }, wayfarer.CodeIdentifierMismatch, "differs from oldData recNo"},
+			}, contract.CodeInvalidValue, "personCommunicationLink[0].communication.cityArea is longer than 4"},
+			{"activeStatus", func(n *wayfarer.Person) { n.ActiveStatus = wayfarer.Some(5) }, contract.CodeInvalidValue, "activeStatus"},
+			{"unknown branch", func(n *wayfarer.Person) { n.BranchRecNo = wayfarer.Some[int64](99999) }, contract.CodeInvalidValue, "branch_recNo 99999 does not exist"},
+			{"unknown tag", func(n *wayfarer.Person) { n.PersonTag[0].TagRecNo = wayfarer.Some[int64](99999) }, contract.CodeInvalidValue, "personTag[0].tag_recNo 99999 does not exist"},
+			{"newData recNo differs", func(n *wayfarer.Person) { n.RecNo = wayfarer.Some(recNo + 1000) }, contract.CodeIdentifierMismatch, "differs from oldData recNo"},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -633,13 +635,13 @@ func TestPersonValidation(t *testing.T) {
 			code     int
 			contains string
 		}{
-			{`{"personCardLink":[{"card":{"type":"credit"}}]}`, 400, wayfarer.CodeDeserialization, "Path 'personCardLink[0].card.type'"},
-			{`[]`, 400, wayfarer.CodeInvalidValue, "exactly one person"},
-			{`[{"activeStatus":1},{"activeStatus":1}]`, 400, wayfarer.CodeInvalidValue, "exactly one person"},
-			{`{"firstName":"A"}`, 400, wayfarer.CodeInvalidValue, "activeStatus is required"},
-			{`{"activeStatus":1,"card":[{"type":2,"cardNumber":"x"}]}`, 400, wayfarer.CodeInvalidValue, "personCardLink"},
-			{`{"recNo":5,"activeStatus":1}`, 400, wayfarer.CodeIdentifierMismatch, "recNo must be null"},
-			{`{not json`, 400, wayfarer.CodeDeserialization, "Error deserializing Json"},
+			{`{"personCardLink":[{"card":{"type":"credit"}}]}`, 400, contract.CodeDeserialization, "Path 'personCardLink[0].card.type'"},
+			{`[]`, 400, contract.CodeInvalidValue, "exactly one person"},
+			{`[{"activeStatus":1},{"activeStatus":1}]`, 400, contract.CodeInvalidValue, "exactly one person"},
+			{`{"firstName":"A"}`, 400, contract.CodeInvalidValue, "activeStatus is required"},
+			{`{"activeStatus":1,"card":[{"type":2,"cardNumber":"x"}]}`, 400, contract.CodeInvalidValue, "personCardLink"},
+			{`{"recNo":5,"activeStatus":1}`, 400, contract.CodeIdentifierMismatch, "recNo must be null"},
+			{`{not json`, 400, contract.CodeDeserialization, "Error deserializing Json"},
 		} {
 			resp := admin.do("POST", "/person", c.body)
 			m := wantResult(t, resp, c.status, c.code, "person")
@@ -662,7 +664,7 @@ func TestPersonConflict(t *testing.T) {
 			a.FirstName = wayfarer.Some("Kenneth")
 			b.FirstName = wayfarer.Some("Kenny")
 			wantResult(t, admin.update(old, a), 200, 0, "")
-			m := wantResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
+			m := wantResult(t, admin.update(old, b), 409, contract.CodeConcurrencyConflict, "person")
 			if !strings.Contains(m["resultDescription"].(string), "reload") {
 				t.Fatalf("%v", m)
 			}
@@ -677,14 +679,14 @@ func TestPersonConflict(t *testing.T) {
 			cardByType(t, a, 1).Card.NameOnCard = wayfarer.Some("A")
 			cardByType(t, b, 1).Card.NameOnCard = wayfarer.Some("B")
 			wantResult(t, admin.update(old, a), 200, 0, "")
-			wantResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
+			wantResult(t, admin.update(old, b), 409, contract.CodeConcurrencyConflict, "person")
 			// A card deleted by one client cannot be edited by the other.
 			old = admin.load(recNo)
 			a, b = clone(t, old), clone(t, old)
 			a.PersonCardLink = []wayfarer.CardLink{}
 			cardByType(t, b, 2).Card.Description = wayfarer.Some("edited")
 			wantResult(t, admin.update(old, a), 200, 0, "")
-			wantResult(t, admin.update(old, b), 409, wayfarer.CodeConcurrencyConflict, "person")
+			wantResult(t, admin.update(old, b), 409, contract.CodeConcurrencyConflict, "person")
 		})
 
 		t.Run("changes to different fields both apply", func(t *testing.T) {
@@ -746,7 +748,7 @@ func TestPersonNotFound(t *testing.T) {
 		check := func(c personClient, method, path string, body any) {
 			t.Helper()
 			resp := c.do(method, path, body)
-			wantResult(t, resp, 404, wayfarer.CodeRecordNotFound, "person")
+			wantResult(t, resp, 404, contract.CodeRecordNotFound, "person")
 			bodies = append(bodies, string(resp.Body))
 		}
 		check(admin, "GET", "/person/999999", nil)
@@ -797,7 +799,7 @@ func TestPersonPermissions(t *testing.T) {
 			{"POST", "/person/refresh", kenJSON(r)},
 		} {
 			resp := viewer.do(c.method, c.path, c.body)
-			wantResult(t, resp, 403, wayfarer.CodePermissionDenied, "person")
+			wantResult(t, resp, 403, contract.CodePermissionDenied, "person")
 		}
 		viewerUser, err := s.App.DB.UserByName(ctx, r.agency, "viewer")
 		if err != nil {
@@ -811,15 +813,15 @@ func TestPersonPermissions(t *testing.T) {
 		old := viewer.load(mine)
 		n := clone(t, old)
 		n.FirstName = wayfarer.Some("Kenneth")
-		m := wantResult(t, viewer.update(old, n), 403, wayfarer.CodePermissionDenied, "person")
+		m := wantResult(t, viewer.update(old, n), 403, contract.CodePermissionDenied, "person")
 		if !strings.Contains(m["resultDescription"].(string), "update") {
 			t.Fatalf("%v", m)
 		}
 		viewer.create(kenJSON(r))
 
 		// Decrypt needs the Decrypt permission.
-		wantResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=true", mine), nil), 403, wayfarer.CodePermissionDenied, "person")
-		wantResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=maybe", mine), nil), 400, wayfarer.CodeInvalidValue, "")
+		wantResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=true", mine), nil), 403, contract.CodePermissionDenied, "person")
+		wantResult(t, agent.do("GET", fmt.Sprintf("/person/%d?decrypt=maybe", mine), nil), 400, contract.CodeInvalidValue, "")
 
 		// OnlySelf/OnlyBranch: the agent sees and saves the persons of its advisor in its branch.
 		agent.load(mine)
@@ -835,18 +837,18 @@ func TestPersonPermissions(t *testing.T) {
 			old = agent.load(mine)
 			n = clone(t, old)
 			move(n)
-			wantResult(t, agent.update(old, n), 403, wayfarer.CodePermissionDenied, "person")
+			wantResult(t, agent.update(old, n), 403, contract.CodePermissionDenied, "person")
 		}
 		// ...nor create one outside its scope; absent branch and advisor default to its own.
-		wantResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"branch_recNo":%d}`, r.harbor)), 403, wayfarer.CodePermissionDenied, "person")
-		wantResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"advisorProfile_recNo":%d}`, r.mark)), 403, wayfarer.CodePermissionDenied, "person")
+		wantResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"branch_recNo":%d}`, r.harbor)), 403, contract.CodePermissionDenied, "person")
+		wantResult(t, agent.do("POST", "/person", fmt.Sprintf(`{"lastName":"X","activeStatus":1,"advisorProfile_recNo":%d}`, r.mark)), 403, contract.CodePermissionDenied, "person")
 		p := onePerson(t, agent.do("POST", "/person/refresh", `{"lastName":"Agentmade","activeStatus":1}`))
 		if p.BranchRecNo.Value != r.main || p.AdvisorProfileRecNo.Value != r.alice {
 			t.Fatalf("defaults %s", mustJSON(t, p))
 		}
 		// The branch user (OnlyBranch Harbor, AllUsers) sees Harbor, not Main.
 		branch.load(harbor)
-		wantResult(t, branch.do("GET", fmt.Sprintf("/person/%d", mine), nil), 404, wayfarer.CodeRecordNotFound, "person")
+		wantResult(t, branch.do("GET", fmt.Sprintf("/person/%d", mine), nil), 404, contract.CodeRecordNotFound, "person")
 		hp := onePerson(t, branch.do("POST", "/person/refresh", fmt.Sprintf(`{"lastName":"Harborite","activeStatus":1,"advisorProfile_recNo":%d}`, r.mark)))
 		if hp.BranchRecNo.Value != r.harbor {
 			t.Fatal("branch default")
@@ -1042,8 +1044,8 @@ func TestPersonRefreshWrongVerb(t *testing.T) {
 			t.Fatalf("GET %s: %s", path, mustJSON(t, p))
 		}
 	}
-	wantResult(t, admin.do("GET", "/person/999999", nil), 404, wayfarer.CodeRecordNotFound, "person")
-	wantResult(t, admin.do("GET", "/person/refreshed", nil), 404, wayfarer.CodeRecordNotFound, "person")
+	wantResult(t, admin.do("GET", "/person/999999", nil), 404, contract.CodeRecordNotFound, "person")
+	wantResult(t, admin.do("GET", "/person/refreshed", nil), 404, contract.CodeRecordNotFound, "person")
 	if resp := admin.do("POST", fmt.Sprintf("/person/%d", recNo), nil); resp.Status != 405 || resp.Header.Get("Allow") != "GET" {
 		t.Fatalf("POST /person/%d: %d Allow %q", recNo, resp.Status, resp.Header.Get("Allow"))
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // statusOf is the one table from error kinds to HTTP statuses.
@@ -48,7 +50,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, m
 	var e *wayfarer.Error
 	if !errors.As(err, &e) {
 		s.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", loggedPath(r), "error", err.Error())
-		e = &wayfarer.Error{Kind: wayfarer.KindInternal, Code: wayfarer.CodeInternal, Method: method, Message: "Internal error"}
+		e = &wayfarer.Error{Kind: wayfarer.KindInternal, Code: contract.CodeInternal, Method: method, Message: "Internal error"}
 	}
 	if e.Method == "" {
 		e.Method = method

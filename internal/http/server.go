@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Pinger reports whether the database answers (for /readyz).
@@ -150,7 +152,7 @@ func readBody(r *http.Request) ([]byte, error) {
 	b, err := io.ReadAll(r.Body)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, wayfarer.Errorf(wayfarer.KindTooLarge, wayfarer.CodeRequestTooLarge, wayfarer.MethodRequest,
+		return nil, wayfarer.Errorf(wayfarer.KindTooLarge, contract.CodeRequestTooLarge, wayfarer.MethodRequest,
 			"Request body is larger than %d bytes", tooBig.Limit)
 	}
 	return b, err

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // column maps a wire field of a record to its column. notNull is written
@@ -400,7 +402,7 @@ func (db *DB) checkPersonRefs(ctx context.Context, tx *sql.Tx, agencyID int64, c
 		var one int
 		err := tx.QueryRowContext(ctx, db.q(r.query), agencyID, r.id).Scan(&one)
 		if err == sql.ErrNoRows {
-			return wayfarer.Errorf(wayfarer.KindInvalid, wayfarer.CodeInvalidValue, wayfarer.MethodPerson,
+			return wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeInvalidValue, wayfarer.MethodPerson,
 				"%s %d does not exist", r.path, r.id)
 		}
 		if err != nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // claims are the reference's claims plus the registered exp and iat, which
@@ -84,7 +86,7 @@ func (c *Codec) Verify(s string) (*wayfarer.TokenClaims, error) {
 	if tc, ok := c.verified.get(s); ok {
 		if !c.now().Before(tc.ExpiresAt) {
 			c.verified.drop(s)
-			return nil, wayfarer.TokenError(wayfarer.CodeTokenExpired, "Identity token is expired")
+			return nil, wayfarer.TokenError(contract.CodeTokenExpired, "Identity token is expired")
 		}
 		return &tc, nil
 	}
@@ -97,23 +99,23 @@ func (c *Codec) Verify(s string) (*wayfarer.TokenClaims, error) {
 
 func (c *Codec) verify(s string) (*wayfarer.TokenClaims, error) {
 	if alg, ok := headerAlg(s); !ok {
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
+		return nil, wayfarer.TokenError(contract.CodeTokenInvalid, "Invalid identity token")
 	} else if alg != jwt.SigningMethodHS256.Alg() {
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
+		return nil, wayfarer.TokenError(contract.CodeTokenInvalid, "Invalid identity token")
 	}
 	var cl claims
 	_, err := c.parser.ParseWithClaims(s, &cl, func(*jwt.Token) (any, error) { return c.key, nil })
 	switch {
 	case err == nil:
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenSignatureMismatch, "Signature Mismatch")
+		return nil, wayfarer.TokenError(contract.CodeTokenSignatureMismatch, "Signature Mismatch")
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenExpired, "Identity token is expired")
+		return nil, wayfarer.TokenError(contract.CodeTokenExpired, "Identity token is expired")
 	default:
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
+		return nil, wayfarer.TokenError(contract.CodeTokenInvalid, "Invalid identity token")
 	}
 	if cl.TokenRecNo == 0 || cl.AgencyRecNo == 0 {
-		return nil, wayfarer.TokenError(wayfarer.CodeTokenInvalid, "Invalid identity token")
+		return nil, wayfarer.TokenError(contract.CodeTokenInvalid, "Invalid identity token")
 	}
 	return &wayfarer.TokenClaims{
 		TokenID: cl.TokenRecNo, AgencyID: cl.AgencyRecNo, UserID: cl.AppUserRecNo,

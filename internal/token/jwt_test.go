@@ -9,6 +9,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func code(t *testing.T, err error) int {
@@ -43,23 +45,23 @@ func TestSignVerifyAndFailures(t *testing.T) {
 	}
 
 	other := NewCodec([]byte("another key another key another k"), func() time.Time { return clock })
-	if code(t, errOf(other.Verify(s))) != wayfarer.CodeTokenSignatureMismatch {
+	if code(t, errOf(other.Verify(s))) != contract.CodeTokenSignatureMismatch {
 		t.Error("a foreign signature must be 303")
 	}
-	if code(t, errOf(c.Verify("not.a.token"))) != wayfarer.CodeTokenInvalid {
+	if code(t, errOf(c.Verify("not.a.token"))) != contract.CodeTokenInvalid {
 		t.Error("garbage must be 300")
 	}
 	parts := strings.Split(s, ".")
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + parts[1] + "."
-	if code(t, errOf(c.Verify(none))) != wayfarer.CodeTokenInvalid {
+	if code(t, errOf(c.Verify(none))) != contract.CodeTokenInvalid {
 		t.Error("alg none must be refused")
 	}
 	hs512, _ := jwt.NewWithClaims(jwt.SigningMethodHS512, jwt.MapClaims{"tokenRecNo": 7, "agencyRecNo": 3, "exp": now.Add(time.Hour).Unix()}).SignedString(key)
-	if code(t, errOf(c.Verify(hs512))) != wayfarer.CodeTokenInvalid {
+	if code(t, errOf(c.Verify(hs512))) != contract.CodeTokenInvalid {
 		t.Error("HS512 must be refused")
 	}
 	clock = now.Add(31 * time.Minute)
-	if code(t, errOf(c.Verify(s))) != wayfarer.CodeTokenExpired {
+	if code(t, errOf(c.Verify(s))) != contract.CodeTokenExpired {
 		t.Error("an expired token must be 301")
 	}
 }
@@ -93,11 +95,11 @@ func TestVerifiedTokensExpireAndStayExact(t *testing.T) {
 		t.Fatal("a verified token is remembered")
 	}
 	tampered := s[:len(s)-2] + map[bool]string{true: "A", false: "B"}[s[len(s)-2] != 'A'] + s[len(s)-1:]
-	if code(t, errOf(c.Verify(tampered))) != wayfarer.CodeTokenSignatureMismatch {
+	if code(t, errOf(c.Verify(tampered))) != contract.CodeTokenSignatureMismatch {
 		t.Error("a changed signature must be 303 even after the original was verified")
 	}
 	clock = now.Add(time.Minute)
-	if code(t, errOf(c.Verify(s))) != wayfarer.CodeTokenExpired {
+	if code(t, errOf(c.Verify(s))) != contract.CodeTokenExpired {
 		t.Error("a remembered token must expire at its exp")
 	}
 	if _, ok := c.verified.get(s); ok {

@@ -136,33 +136,6 @@ func MaskCardNumber(digits string, brand CardBrand) string {
 	return code + " " + d[:2] + "-XXXX-" + d[len(d)-4:]
 }
 
-// IsMaskedCardNumber reports whether s is a masked number rather than a real
-// one: either the reference shape ("VI 41-XXXX-1111", X in any case), or a
-// string of digits, spaces and dashes with a run of 4 or more mask characters
-// (X, x or *), optionally after a two-letter brand code and a space. Such a
-// value can never be a real number, so it must not be saved as one.
-func IsMaskedCardNumber(s string) bool {
-	s = strings.TrimSpace(s)
-	if len(s) >= 3 && isASCIILetter(s[0]) && isASCIILetter(s[1]) && s[2] == ' ' {
-		s = s[3:]
-	}
-	run, best := 0, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == 'X' || c == 'x' || c == '*':
-			run++
-			best = max(best, run)
-		case c >= '0' && c <= '9', c == ' ', c == '-':
-			run = 0
-		default:
-			return false
-		}
-	}
-	// The reference shape "41-XXXX-1111" is covered: it has a run of 4.
-	return best >= 4
-}
-
 // ContainsCardNumber reports whether free text holds something that looks
 // like a card number. The rule:
 //
@@ -437,8 +410,4 @@ func atoiDigits(s string) (int, bool) {
 		v = v*10 + int(s[i]-'0')
 	}
 	return v, true
-}
-
-func isASCIILetter(c byte) bool {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func TestNormalizeCardNumber(t *testing.T) {
@@ -150,8 +152,8 @@ func TestMaskCardNumber(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("MaskCardNumber(%q, %v) = %q, want %q", tt.digits, tt.brand.Code, got, tt.want)
 		}
-		if !IsMaskedCardNumber(got) {
-			t.Errorf("IsMaskedCardNumber(%q) = false for MaskCardNumber output", got)
+		if !contract.IsMaskedCardNumber(got) {
+			t.Errorf("contract.IsMaskedCardNumber(%q) = false for MaskCardNumber output", got)
 		}
 	}
 }
@@ -163,8 +165,8 @@ func TestMaskValidatedNumbersRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := MaskCardNumber(d, b)
-		if !IsMaskedCardNumber(m) || ContainsCardNumber(m) {
-			t.Errorf("mask %q: masked=%v contains=%v", m, IsMaskedCardNumber(m), ContainsCardNumber(m))
+		if !contract.IsMaskedCardNumber(m) || ContainsCardNumber(m) {
+			t.Errorf("mask %q: masked=%v contains=%v", m, contract.IsMaskedCardNumber(m), ContainsCardNumber(m))
 		}
 		if _, _, err := ValidateCreditCardNumber(m); err == nil {
 			t.Errorf("masked %q validates as a card number", m)
@@ -197,8 +199,8 @@ func TestIsMaskedCardNumber(t *testing.T) {
 		{"VI 41-XXXX-1111 and more", false},
 	}
 	for _, tt := range tests {
-		if got := IsMaskedCardNumber(tt.in); got != tt.want {
-			t.Errorf("IsMaskedCardNumber(%q) = %v, want %v", tt.in, got, tt.want)
+		if got := contract.IsMaskedCardNumber(tt.in); got != tt.want {
+			t.Errorf("contract.IsMaskedCardNumber(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package wayfarer
 import (
 	"crypto/rand"
 	"encoding/hex"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Card rules of contract §4.6 that need both sides of a save. The rules on
@@ -59,7 +61,7 @@ func applyCardRules(ch *PersonChanges) error {
 			return invalidValue("%s.type is required", c.Path)
 		}
 		number := c.New.CardNumber.Value
-		if IsMaskedCardNumber(number) {
+		if contract.IsMaskedCardNumber(number) {
 			return cardRuleError("%s (%s.cardNumber)", msgMaskedNotAllowed, c.Path)
 		}
 		if typ.Value != CardTypeCreditDebit {

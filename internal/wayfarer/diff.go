@@ -1,6 +1,8 @@
 package wayfarer
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // ChangeOp is what a save does to one child row.
 type ChangeOp int
@@ -77,8 +79,8 @@ func (ch *PersonChanges) Empty() bool {
 // count; child rows are matched by their identifiers; a child array absent
 // from the new side leaves those children alone, an empty one removes every
 // row the old side lists. Identifiers that disagree are a 400
-// (CodeIdentifierMismatch), and so are the card rules that need both sides
-// (CodeCardRule). Read-only fields are ignored.
+// (contract.CodeIdentifierMismatch), and so are the card rules that need both sides
+// (contract.CodeCardRule). Read-only fields are ignored.
 func DiffPerson(old, new *Person) (*PersonChanges, error) {
 	if new == nil {
 		return nil, invalidValue("the person to save is missing")

@@ -1,10 +1,12 @@
 package wayfarer
 
+import "github.com/wayfarerhq/wayfarer/client/contract"
+
 // ErrConflictMessage is the description of a refused stale save.
 const ErrConflictMessage = "person was changed by someone else since it was loaded; reload and apply your change again"
 
 func conflict() *Error {
-	return Errorf(KindConflict, CodeConcurrencyConflict, MethodPerson, ErrConflictMessage)
+	return Errorf(KindConflict, contract.CodeConcurrencyConflict, MethodPerson, ErrConflictMessage)
 }
 
 // cardIdentity is checked on every edited card besides its changed fields:
@@ -13,7 +15,7 @@ var cardIdentity = []string{"type", "cardNumber", "cardNumberToken"}
 
 // CheckStale is the optimistic concurrency check. current is the person as
 // stored now (loaded in the saving transaction), old the save's old side.
-// The save is stale (409, CodeConcurrencyConflict) if the stored value of
+// The save is stale (409, contract.CodeConcurrencyConflict) if the stored value of
 // anything it changes differs from what old says: a changed person field, a
 // changed field of an edited child row, any field of a deleted row; or if a
 // row it edits or deletes no longer exists. Fields absent from old are not

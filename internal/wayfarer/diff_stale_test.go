@@ -3,6 +3,8 @@ package wayfarer
 import (
 	"testing"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func mustTime(s string) time.Time {
@@ -75,7 +77,7 @@ func TestCheckStale(t *testing.T) {
 				return
 			}
 			e := AsError(err)
-			if e == nil || e.Kind != KindConflict || e.Code != CodeConcurrencyConflict || e.Message != ErrConflictMessage {
+			if e == nil || e.Kind != KindConflict || e.Code != contract.CodeConcurrencyConflict || e.Message != ErrConflictMessage {
 				t.Fatalf("want conflict, got %v", err)
 			}
 		})

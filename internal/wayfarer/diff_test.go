@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 const loadedJSON = `{"recNo":10,"firstName":"Ken","lastName":"Abler","activeStatus":1,"branch_recNo":1,"branchName":"Main",
@@ -86,43 +88,43 @@ func TestDiffCardLinkTable(t *testing.T) {
 		{name: "changed loyalty number is stored as given",
 			edit: func(n *Person) { n.PersonCardLink[1].Card.CardNumber = Some("LH 9922 4411 7") },
 			want: []cardOp{{OpUpdate, 201, []string{"cardNumber"}, ""}}},
-		{name: "a payment card number as a loyalty number", code: CodeCardRule, substr: "personCardLink[1].card.cardNumber looks like a credit/debit card number",
+		{name: "a payment card number as a loyalty number", code: contract.CodeCardRule, substr: "personCardLink[1].card.cardNumber looks like a credit/debit card number",
 			edit: func(n *Person) { n.PersonCardLink[1].Card.CardNumber = Some("4111 1111 1111 1111") }},
-		{name: "card_recNo differs from card.recNo", code: CodeIdentifierMismatch, substr: "personCardLink[0].card_recNo (200) and personCardLink[0].card.recNo (201)",
+		{name: "card_recNo differs from card.recNo", code: contract.CodeIdentifierMismatch, substr: "personCardLink[0].card_recNo (200) and personCardLink[0].card.recNo (201)",
 			edit: func(n *Person) { n.PersonCardLink[0].Card.RecNo = Some[int64](201) }},
-		{name: "card.recNo null on existing link", code: CodeIdentifierMismatch, substr: "must both identify the same card",
+		{name: "card.recNo null on existing link", code: contract.CodeIdentifierMismatch, substr: "must both identify the same card",
 			edit: func(n *Person) { n.PersonCardLink[0].Card.RecNo = Null[int64]() }},
-		{name: "card_recNo null with card.recNo set", code: CodeIdentifierMismatch, substr: "card_recNo (null)",
+		{name: "card_recNo null with card.recNo set", code: contract.CodeIdentifierMismatch, substr: "card_recNo (null)",
 			edit: func(n *Person) { n.PersonCardLink[0].CardRecNo = Null[int64]() }},
-		{name: "person_recNo of another person", code: CodeIdentifierMismatch, substr: "personCardLink[0].person_recNo (11) is not this person (10)",
+		{name: "person_recNo of another person", code: contract.CodeIdentifierMismatch, substr: "personCardLink[0].person_recNo (11) is not this person (10)",
 			edit: func(n *Person) { n.PersonCardLink[0].PersonRecNo = Some[int64](11) }},
-		{name: "new link person_recNo of another person", code: CodeIdentifierMismatch, substr: "is not this person",
+		{name: "new link person_recNo of another person", code: contract.CodeIdentifierMismatch, substr: "is not this person",
 			edit: func(n *Person) {
 				n.PersonCardLink = append(n.PersonCardLink, CardLink{PersonRecNo: Some[int64](99), Card: &Card{Type: Some(2), CardNumber: Some("X")}})
 			}},
-		{name: "card not linked in oldData", code: CodeIdentifierMismatch, substr: "card_recNo 555 is not a card of this person",
+		{name: "card not linked in oldData", code: contract.CodeIdentifierMismatch, substr: "card_recNo 555 is not a card of this person",
 			edit: func(n *Person) {
 				n.PersonCardLink = append(n.PersonCardLink, CardLink{PersonRecNo: Some[int64](10), CardRecNo: Some[int64](555), Card: &Card{RecNo: Some[int64](555), Type: Some(2), CardNumber: Some("X")}})
 			}},
-		{name: "card listed twice", code: CodeIdentifierMismatch, substr: "appears twice",
+		{name: "card listed twice", code: contract.CodeIdentifierMismatch, substr: "appears twice",
 			edit: func(n *Person) { n.PersonCardLink = append(n.PersonCardLink, n.PersonCardLink[1]) }},
-		{name: "deprecated card.person_recNo of another person", code: CodeIdentifierMismatch, substr: "card.person_recNo (12)",
+		{name: "deprecated card.person_recNo of another person", code: contract.CodeIdentifierMismatch, substr: "card.person_recNo (12)",
 			edit: func(n *Person) { n.PersonCardLink[1].Card.PersonRecNo = Some[int64](12) }},
-		{name: "type is insert-only", code: CodeCardRule, substr: "card type is insert-only: remove the card and add a new one (personCardLink[1].card.type)",
+		{name: "type is insert-only", code: contract.CodeCardRule, substr: "card type is insert-only: remove the card and add a new one (personCardLink[1].card.type)",
 			edit: func(n *Person) { n.PersonCardLink[1].Card.Type = Some(3) }},
-		{name: "type set to null is a change too", code: CodeCardRule, substr: "insert-only",
+		{name: "type set to null is a change too", code: contract.CodeCardRule, substr: "insert-only",
 			edit: func(n *Person) { n.PersonCardLink[0].Card.Type = Null[int]() }},
-		{name: "masked number as a new card's number", code: CodeCardRule, substr: "masked card number cannot be saved",
+		{name: "masked number as a new card's number", code: contract.CodeCardRule, substr: "masked card number cannot be saved",
 			edit: func(n *Person) {
 				n.PersonCardLink = append(n.PersonCardLink, CardLink{Card: &Card{Type: Some(1), CardNumber: Some("VI 41-XXXX-1111")}})
 			}},
-		{name: "masked pattern differing from the stored one", code: CodeCardRule, substr: "masked card number cannot be saved (personCardLink[0].card.cardNumber)",
+		{name: "masked pattern differing from the stored one", code: contract.CodeCardRule, substr: "masked card number cannot be saved (personCardLink[0].card.cardNumber)",
 			edit: func(n *Person) { n.PersonCardLink[0].Card.CardNumber = Some("VI 41-XXXX-9999") }},
-		{name: "masked with stars", code: CodeCardRule, substr: "masked card number cannot be saved",
+		{name: "masked with stars", code: contract.CodeCardRule, substr: "masked card number cannot be saved",
 			edit: func(n *Person) { n.PersonCardLink[0].Card.CardNumber = Some("************1111") }},
-		{name: "changed credit number fails Luhn", code: CodeCardRule, substr: "personCardLink[0].card.cardNumber is not a valid credit/debit card number",
+		{name: "changed credit number fails Luhn", code: contract.CodeCardRule, substr: "personCardLink[0].card.cardNumber is not a valid credit/debit card number",
 			edit: func(n *Person) { n.PersonCardLink[0].Card.CardNumber = Some("4111111111111112") }},
-		{name: "new credit number too short", code: CodeCardRule, substr: "12 to 19 digits",
+		{name: "new credit number too short", code: contract.CodeCardRule, substr: "12 to 19 digits",
 			edit: func(n *Person) {
 				n.PersonCardLink = append(n.PersonCardLink, CardLink{Card: &Card{Type: Some(1), CardNumber: Some("4242")}})
 			}},
@@ -182,16 +184,16 @@ func TestDiffPersonFields(t *testing.T) {
 
 func TestDiffPersonRecNo(t *testing.T) {
 	_, err := DiffPerson(loaded(t), mustPerson(t, `{"recNo":11}`))
-	wantCode(t, err, KindInvalid, CodeIdentifierMismatch, "newData recNo (11) differs from oldData recNo (10)")
+	wantCode(t, err, KindInvalid, contract.CodeIdentifierMismatch, "newData recNo (11) differs from oldData recNo (10)")
 	_, err = DiffPerson(loaded(t), mustPerson(t, `{"recNo":null}`))
-	wantCode(t, err, KindInvalid, CodeIdentifierMismatch, "newData recNo (null)")
+	wantCode(t, err, KindInvalid, contract.CodeIdentifierMismatch, "newData recNo (null)")
 	if _, err = DiffPerson(loaded(t), mustPerson(t, `{"firstName":"X"}`)); err != nil {
 		t.Fatalf("absent recNo on newData: %v", err)
 	}
 	_, err = DiffPerson(mustPerson(t, `{"firstName":"X"}`), mustPerson(t, `{"recNo":1}`))
-	wantCode(t, err, KindInvalid, CodeIdentifierMismatch, "oldData recNo is required")
+	wantCode(t, err, KindInvalid, contract.CodeIdentifierMismatch, "oldData recNo is required")
 	_, err = DiffPerson(nil, mustPerson(t, `{"recNo":1}`))
-	wantCode(t, err, KindInvalid, CodeIdentifierMismatch, "recNo must be null for a new person")
+	wantCode(t, err, KindInvalid, contract.CodeIdentifierMismatch, "recNo must be null for a new person")
 }
 
 func TestDiffCreate(t *testing.T) {
@@ -226,7 +228,7 @@ func TestDiffCreate(t *testing.T) {
 		`{"personCardLink":[{"card":{"type":2,"cardNumber":"x","person_recNo":4}}]}`,
 	} {
 		_, err := DiffPerson(nil, mustPerson(t, bad))
-		wantCode(t, err, KindInvalid, CodeIdentifierMismatch, "")
+		wantCode(t, err, KindInvalid, contract.CodeIdentifierMismatch, "")
 	}
 }
 
@@ -273,7 +275,7 @@ func TestDiffOtherChildren(t *testing.T) {
 		n := loaded(t)
 		edit(n)
 		_, err := DiffPerson(loaded(t), n)
-		if e := AsError(err); e == nil || e.Code != CodeIdentifierMismatch {
+		if e := AsError(err); e == nil || e.Code != contract.CodeIdentifierMismatch {
 			t.Errorf("%s: got %v", name, err)
 		}
 	}
@@ -303,7 +305,7 @@ func TestDiffOldSideIdentifiers(t *testing.T) {
 		o := loaded(t)
 		edit(o)
 		_, err := DiffPerson(o, loaded(t))
-		if e := AsError(err); e == nil || e.Code != CodeIdentifierMismatch {
+		if e := AsError(err); e == nil || e.Code != contract.CodeIdentifierMismatch {
 			t.Errorf("%s: got %v", name, err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // JSONError turns an encoding/json error on body into the reference's 406
@@ -15,19 +17,19 @@ func JSONError(err error, body []byte, method string) *Error {
 	switch {
 	case errors.As(err, &syn):
 		line, col := lineColumn(body, syn.Offset)
-		return Errorf(KindInvalid, CodeDeserialization, method,
+		return Errorf(KindInvalid, contract.CodeDeserialization, method,
 			"Error deserializing Json: %s. Line %d, position %d.", syn.Error(), line, col)
 	case errors.As(err, &typ):
 		path := typ.Field
 		if path == "" {
 			path = "$"
 		}
-		return Errorf(KindInvalid, CodeDeserialization, method,
+		return Errorf(KindInvalid, contract.CodeDeserialization, method,
 			"Error deserializing Json: found a JSON %s where %s is expected. Path '%s'.", typ.Value, jsonKindOf(typ.Type), path)
 	case errors.Is(err, errEmptyBody):
-		return Errorf(KindInvalid, CodeDeserialization, method, "Error deserializing Json: the request body is empty.")
+		return Errorf(KindInvalid, contract.CodeDeserialization, method, "Error deserializing Json: the request body is empty.")
 	}
-	return Errorf(KindInvalid, CodeDeserialization, method, "Error deserializing Json: %s.", err)
+	return Errorf(KindInvalid, contract.CodeDeserialization, method, "Error deserializing Json: %s.", err)
 }
 
 var errEmptyBody = errors.New("empty body")

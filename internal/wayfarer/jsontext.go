@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // CheckJSONText refuses a request body whose strings hold text that must not
@@ -224,13 +226,13 @@ func jtError(body []byte, stack []jtFrame, inKey bool, p jtProblem, r rune, meth
 	}
 	switch p {
 	case jtBadUTF8:
-		return Errorf(KindInvalid, CodeDeserialization, method,
+		return Errorf(KindInvalid, contract.CodeDeserialization, method,
 			"Error deserializing Json: invalid UTF-8 in %s.%s", where, suffix)
 	case jtSurrogate:
-		return Errorf(KindInvalid, CodeDeserialization, method,
+		return Errorf(KindInvalid, contract.CodeDeserialization, method,
 			"Error deserializing Json: an unpaired UTF-16 surrogate escape in %s.%s", where, suffix)
 	}
-	return Errorf(KindInvalid, CodeInvalidValue, method,
+	return Errorf(KindInvalid, contract.CodeInvalidValue, method,
 		"Invalid value: a control character (U+%04X) in %s; of the control characters only tab, line feed and carriage return are allowed.%s",
 		r, where, suffix)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func TestCheckJSONTextClean(t *testing.T) {
@@ -68,44 +70,44 @@ func TestCheckJSONTextRefuses(t *testing.T) {
 	}{
 		{"bad byte in a nested value",
 			"{\"personCommunicationLink\":[{\"communication\":{\"value\":\"ok\"}},{\"communication\":{\"type\":1,\"value\":\"a\xffb\"}}]}",
-			CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value'."},
-		{"truncated sequence", "{\"remarks\":\"caf\xc3\"}", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
-		{"overlong encoding", "{\"remarks\":\"\xc0\xaf\"}", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
-		{"encoded surrogate", "{\"remarks\":\"\xed\xa0\x80\"}", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
-		{"beyond U+10FFFF", "{\"remarks\":\"\xf4\x90\x80\x80\"}", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
-		{"Latin-1 body", "{\"lastName\":\"M\xfcller\"}", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'lastName'."},
+			contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value'."},
+		{"truncated sequence", "{\"remarks\":\"caf\xc3\"}", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
+		{"overlong encoding", "{\"remarks\":\"\xc0\xaf\"}", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
+		{"encoded surrogate", "{\"remarks\":\"\xed\xa0\x80\"}", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
+		{"beyond U+10FFFF", "{\"remarks\":\"\xf4\x90\x80\x80\"}", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks'."},
+		{"Latin-1 body", "{\"lastName\":\"M\xfcller\"}", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'lastName'."},
 		{"old side of a dataset",
 			"{\"oldNewDataset\":{\"oldData\":[{\"recNo\":1,\"remarks\":\"\xfe\"}],\"newData\":[{\"recNo\":1}]}}",
-			CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'oldNewDataset.oldData[0].remarks'."},
+			contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'oldNewDataset.oldData[0].remarks'."},
 		{"bad byte in a key", "{\"personTag\":[{\"tag_recNo\":1},{\"va\xfflue\":\"x\"}]}",
-			CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a key of this object. Path 'personTag[1]'."},
-		{"bad byte in a top-level key", "{\"\xff\":1}", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a key of the top-level object."},
-		{"top-level string", "\"\xff\"", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string."},
-		{"array of arrays", "[[\"a\"],[\"b\",\"c\xff\"]]", CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path '[1][1]'."},
-		{"lone high surrogate", `{"remarks":"\ud800"}`, CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
-		{"lone low surrogate", `{"remarks":"x\uDC00y"}`, CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
-		{"high then letter", `{"remarks":"\ud83d\u0041"}`, CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
-		{"high then high", `{"remarks":"\ud83d\ud83d\ude42"}`, CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
-		{"high at the end", `{"remarks":"\ud83d"}`, CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
+			contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a key of this object. Path 'personTag[1]'."},
+		{"bad byte in a top-level key", "{\"\xff\":1}", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a key of the top-level object."},
+		{"top-level string", "\"\xff\"", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string."},
+		{"array of arrays", "[[\"a\"],[\"b\",\"c\xff\"]]", contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path '[1][1]'."},
+		{"lone high surrogate", `{"remarks":"\ud800"}`, contract.CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
+		{"lone low surrogate", `{"remarks":"x\uDC00y"}`, contract.CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
+		{"high then letter", `{"remarks":"\ud83d\u0041"}`, contract.CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
+		{"high then high", `{"remarks":"\ud83d\ud83d\ude42"}`, contract.CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
+		{"high at the end", `{"remarks":"\ud83d"}`, contract.CodeDeserialization, "Error deserializing Json: an unpaired UTF-16 surrogate escape in a string. Path 'remarks'."},
 
 		{"escaped NUL", `{"personActionItemLink":[{"personActionItem":{"notes":"a\u0000b"}}]}`,
-			CodeInvalidValue, "Invalid value: a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personActionItemLink[0].personActionItem.notes'."},
-		{"escape", `{"remarks":"\u001b[31m"}`, CodeInvalidValue, "Invalid value: a control character (U+001B) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'remarks'."},
-		{"unit separator", `{"remarks":"\u001F"}`, CodeInvalidValue, "(U+001F) in a string"},
-		{"vertical tab", `{"remarks":"\u000b"}`, CodeInvalidValue, "(U+000B) in a string"},
-		{"backspace", `{"remarks":"\b"}`, CodeInvalidValue, "(U+0008) in a string"},
-		{"form feed", `{"remarks":"\f"}`, CodeInvalidValue, "(U+000C) in a string"},
-		{"escaped DEL", `{"remarks":"\u007F"}`, CodeInvalidValue, "(U+007F) in a string"},
-		{"raw DEL", "{\"remarks\":\"a\x7fb\"}", CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'remarks'."},
-		{"control in a key", `{"personTag":[{"value\u0000":"x"}]}`, CodeInvalidValue,
+			contract.CodeInvalidValue, "Invalid value: a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personActionItemLink[0].personActionItem.notes'."},
+		{"escape", `{"remarks":"\u001b[31m"}`, contract.CodeInvalidValue, "Invalid value: a control character (U+001B) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'remarks'."},
+		{"unit separator", `{"remarks":"\u001F"}`, contract.CodeInvalidValue, "(U+001F) in a string"},
+		{"vertical tab", `{"remarks":"\u000b"}`, contract.CodeInvalidValue, "(U+000B) in a string"},
+		{"backspace", `{"remarks":"\b"}`, contract.CodeInvalidValue, "(U+0008) in a string"},
+		{"form feed", `{"remarks":"\f"}`, contract.CodeInvalidValue, "(U+000C) in a string"},
+		{"escaped DEL", `{"remarks":"\u007F"}`, contract.CodeInvalidValue, "(U+007F) in a string"},
+		{"raw DEL", "{\"remarks\":\"a\x7fb\"}", contract.CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'remarks'."},
+		{"control in a key", `{"personTag":[{"value\u0000":"x"}]}`, contract.CodeInvalidValue,
 			"Invalid value: a control character (U+0000) in a key of this object; of the control characters only tab, line feed and carriage return are allowed. Path 'personTag[0]'."},
-		{"control in a top-level key", `{"\u0001":1}`, CodeInvalidValue, "(U+0001) in a key of the top-level object; of the control characters only tab, line feed and carriage return are allowed."},
-		{"top-level string control", `"\u0000"`, CodeInvalidValue, "(U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed."},
-		{"after other members", `{"a":[1,{"b":"x"},{"c":["d",{"e":"\u0002"}]}],"f":"\u0003"}`, CodeInvalidValue, "(U+0002) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'a[2].c[1].e'."},
-		{"first problem wins", "{\"a\":\"\\u0000\",\"b\":\"\xff\"}", CodeInvalidValue, "Path 'a'."},
-		{"first problem wins, other order", "{\"a\":\"\xff\",\"b\":\"\\u0000\"}", CodeDeserialization, "Path 'a'."},
-		{"a later member of the same object", `{"a":"x","b":"y","c":"\u0000"}`, CodeInvalidValue, "Path 'c'."},
-		{"key spelled by the client", `{"RemarKs":"\u0000"}`, CodeInvalidValue, "Path 'RemarKs'."},
+		{"control in a top-level key", `{"\u0001":1}`, contract.CodeInvalidValue, "(U+0001) in a key of the top-level object; of the control characters only tab, line feed and carriage return are allowed."},
+		{"top-level string control", `"\u0000"`, contract.CodeInvalidValue, "(U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed."},
+		{"after other members", `{"a":[1,{"b":"x"},{"c":["d",{"e":"\u0002"}]}],"f":"\u0003"}`, contract.CodeInvalidValue, "(U+0002) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'a[2].c[1].e'."},
+		{"first problem wins", "{\"a\":\"\\u0000\",\"b\":\"\xff\"}", contract.CodeInvalidValue, "Path 'a'."},
+		{"first problem wins, other order", "{\"a\":\"\xff\",\"b\":\"\\u0000\"}", contract.CodeDeserialization, "Path 'a'."},
+		{"a later member of the same object", `{"a":"x","b":"y","c":"\u0000"}`, contract.CodeInvalidValue, "Path 'c'."},
+		{"key spelled by the client", `{"RemarKs":"\u0000"}`, contract.CodeInvalidValue, "Path 'RemarKs'."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -176,8 +178,8 @@ func TestCheckJSONTextPaths(t *testing.T) {
 		raw  string // as it appears inside the JSON string
 		code int
 	}{
-		{"\xff", CodeDeserialization}, {"\xe2\x82", CodeDeserialization}, {`\udfff`, CodeDeserialization},
-		{`\u0000`, CodeInvalidValue}, {`\u0007`, CodeInvalidValue}, {"\x7f", CodeInvalidValue}, {`\f`, CodeInvalidValue},
+		{"\xff", contract.CodeDeserialization}, {"\xe2\x82", contract.CodeDeserialization}, {`\udfff`, contract.CodeDeserialization},
+		{`\u0000`, contract.CodeInvalidValue}, {`\u0007`, contract.CodeInvalidValue}, {"\x7f", contract.CodeInvalidValue}, {`\f`, contract.CodeInvalidValue},
 	}
 	keys := []string{"a", "remarks", "personCardLink", "value", "x_1"}
 	texts := []string{"", "plain", "Zoë", "\\n\\t", `\"q\"`, `\u00e9`, `\ud83d\ude42`, "東京", "[{,:}]", `\\`}
@@ -280,7 +282,7 @@ func FuzzCheckJSONText(f *testing.F) {
 			t.Fatalf("%q: refused malformed JSON: %v", body, err)
 		}
 		if err != nil {
-			if e := AsError(err); e == nil || e.Code != CodeDeserialization && e.Code != CodeInvalidValue {
+			if e := AsError(err); e == nil || e.Code != contract.CodeDeserialization && e.Code != contract.CodeInvalidValue {
 				t.Fatalf("%q: %v", body, err)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // AuthStore is what login and token checks need from storage.
@@ -76,7 +78,7 @@ type LoginService struct {
 // LoginRequest is one login attempt.
 type LoginRequest struct {
 	Alias, UserName, Password string
-	ClientVersion             string // from ClientVersionHeader
+	ClientVersion             string // from contract.ClientVersionHeader
 	ClientIP                  string
 }
 
@@ -91,25 +93,25 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, err
 	}
 	alias := NormalizeAlias(req.Alias)
 	if alias == "" {
-		return "", loginError(CodeInvalidAlias, "Invalid alias")
+		return "", loginError(contract.CodeInvalidAlias, "Invalid alias")
 	}
 	agency, err := s.Store.AgencyByAlias(ctx, alias)
 	if errors.Is(err, ErrNotFound) {
-		return "", loginError(CodeInvalidAlias, "Invalid alias")
+		return "", loginError(contract.CodeInvalidAlias, "Invalid alias")
 	} else if err != nil {
 		return "", err
 	}
 	switch agency.Status {
 	case AgencyActive:
 	case AgencyNotInitialized:
-		return "", loginError(CodeAgencyNotInitialized, "Agency not initialized")
+		return "", loginError(contract.CodeAgencyNotInitialized, "Agency not initialized")
 	case AgencyDisabled:
-		return "", loginError(CodeAgencyDisabled, "Agency disabled")
+		return "", loginError(contract.CodeAgencyDisabled, "Agency disabled")
 	default:
-		return "", loginError(CodeAgencyCancelled, "Agency cancelled")
+		return "", loginError(contract.CodeAgencyCancelled, "Agency cancelled")
 	}
 
-	badCredentials := loginError(CodeInvalidCredentials, "Invalid Username/Password")
+	badCredentials := loginError(contract.CodeInvalidCredentials, "Invalid Username/Password")
 	now := s.Clock.Now()
 	user, err := s.Store.UserByName(ctx, agency.ID, req.UserName)
 	if errors.Is(err, ErrNotFound) {
@@ -121,7 +123,7 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, err
 	}
 	passwordOK := s.Hasher.Verify(req.Password, user.PasswordHash)
 	if user.Locked(now) {
-		return "", loginError(CodeUserLocked, "User locked")
+		return "", loginError(contract.CodeUserLocked, "User locked")
 	}
 	if !passwordOK {
 		if _, err := s.Store.RecordLoginFailure(ctx, agency.ID, user.ID, s.Config.MaxFailures, now.Add(s.Config.LockoutDuration)); err != nil {
@@ -131,10 +133,10 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, err
 	}
 	// Only a caller who knows the password learns the account's state.
 	if !user.Enabled {
-		return "", loginError(CodeUserDisabled, "User disabled")
+		return "", loginError(contract.CodeUserDisabled, "User disabled")
 	}
 	if user.PasswordExpired(agency, now) {
-		return "", loginError(CodePasswordExpired, "Password is expired")
+		return "", loginError(contract.CodePasswordExpired, "Password is expired")
 	}
 	if err := s.Store.RecordLoginSuccess(ctx, agency.ID, user.ID); err != nil {
 		return "", err
@@ -164,7 +166,7 @@ func (s *LoginService) unknownUserFailure(ctx context.Context, agencyID int64, n
 		return err
 	}
 	if locked {
-		return loginError(CodeUserLocked, "User locked")
+		return loginError(contract.CodeUserLocked, "User locked")
 	}
 	if err := s.Store.RecordUnknownLoginFailure(ctx, agencyID, key, now, s.Config.MaxFailures, now.Add(s.Config.LockoutDuration)); err != nil {
 		return err
@@ -176,10 +178,10 @@ func (s *LoginService) checkClientVersion(v string) error {
 	if s.Config.MinClientVersion == "" {
 		return nil
 	}
-	min, _ := ParseVersion(s.Config.MinClientVersion)
-	got, ok := ParseVersion(v)
-	if !ok || CompareVersions(got, min) < 0 {
-		return loginError(CodeInvalidClientVersion, "Invalid AppServer client version")
+	min, _ := contract.ParseVersion(s.Config.MinClientVersion)
+	got, ok := contract.ParseVersion(v)
+	if !ok || contract.CompareVersions(got, min) < 0 {
+		return loginError(contract.CodeInvalidClientVersion, "Invalid AppServer client version")
 	}
 	return nil
 }
@@ -192,7 +194,7 @@ func TokenError(code int, msg string) *Error {
 // Authenticate turns a bearer token into the live session behind it.
 func (s *LoginService) Authenticate(ctx context.Context, token string) (*Session, *TokenClaims, error) {
 	if token == "" {
-		return nil, nil, TokenError(CodeTokenMissing, "Identity token missing")
+		return nil, nil, TokenError(contract.CodeTokenMissing, "Identity token missing")
 	}
 	claims, err := s.Tokens.Verify(token)
 	if err != nil {
@@ -200,7 +202,7 @@ func (s *LoginService) Authenticate(ctx context.Context, token string) (*Session
 	}
 	sess, err := s.Store.SessionByToken(ctx, claims.AgencyID, claims.TokenID, s.Clock.Now())
 	if errors.Is(err, ErrNotFound) {
-		return nil, nil, TokenError(CodeTokenNotInStore, "Identity Token not found in store")
+		return nil, nil, TokenError(contract.CodeTokenNotInStore, "Identity Token not found in store")
 	} else if err != nil {
 		return nil, nil, err
 	}

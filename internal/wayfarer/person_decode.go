@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // DecodePersonSave reads the body of POST /person and POST /person/refresh:
@@ -36,7 +38,7 @@ func DecodePersonSave(body []byte) (old, new *Person, err error) {
 		return nil, nil, deserializeError("", "the request body is not JSON")
 	}
 	if path, found := findCVV(tree, ""); found {
-		return nil, nil, Errorf(KindInvalid, CodeCardRule, MethodPerson,
+		return nil, nil, Errorf(KindInvalid, contract.CodeCardRule, MethodPerson,
 			"cvvCode must not be sent: it is never stored (%s)", path)
 	}
 
@@ -68,7 +70,7 @@ func decodeDataset(raw json.RawMessage) (old, new *Person, err error) {
 	}
 	newRaw, ok := lookupKey(ds, "newData")
 	if !ok || isNull(newRaw) {
-		return nil, nil, Errorf(KindInvalid, CodeInvalidValue, MethodPerson, "oldNewDataset.newData is required and must hold exactly one person")
+		return nil, nil, Errorf(KindInvalid, contract.CodeInvalidValue, MethodPerson, "oldNewDataset.newData is required and must hold exactly one person")
 	}
 	new, err = decodePersonArray(newRaw, "oldNewDataset.newData", "oldNewDataset.newData must hold exactly one person")
 	if err != nil {
@@ -89,7 +91,7 @@ func decodeDataset(raw json.RawMessage) (old, new *Person, err error) {
 		old, err = decodePerson(olds[0], "oldNewDataset.oldData[0]")
 		return old, new, err
 	}
-	return nil, nil, Errorf(KindInvalid, CodeInvalidValue, MethodPerson, "oldNewDataset.oldData must hold at most one person, got %d", len(olds))
+	return nil, nil, Errorf(KindInvalid, contract.CodeInvalidValue, MethodPerson, "oldNewDataset.oldData must hold at most one person, got %d", len(olds))
 }
 
 // decodePersonArray reads an array that must hold exactly one person.
@@ -102,7 +104,7 @@ func decodePersonArray(raw []byte, path, countMsg string) (*Person, error) {
 		if countMsg == "" {
 			countMsg = "the request must hold exactly one person"
 		}
-		return nil, Errorf(KindInvalid, CodeInvalidValue, MethodPerson, "%s, got %d", countMsg, len(arr))
+		return nil, Errorf(KindInvalid, contract.CodeInvalidValue, MethodPerson, "%s, got %d", countMsg, len(arr))
 	}
 	return decodePerson(arr[0], path+"[0]")
 }
@@ -126,7 +128,7 @@ func decodePerson(raw []byte, path string) (*Person, error) {
 		return nil, deserializeError(path, "expected a person object")
 	}
 	if _, ok := lookupKey(fields, "card"); ok {
-		return nil, Errorf(KindInvalid, CodeInvalidValue, MethodPerson,
+		return nil, Errorf(KindInvalid, contract.CodeInvalidValue, MethodPerson,
 			"%s is the flat card array of contracts before 1.8.2; send cards in personCardLink", joinPath(path, "card"))
 	}
 	var p Person
@@ -200,9 +202,9 @@ func typeName(t reflect.Type) string {
 
 func deserializeError(path, msg string) *Error {
 	if path == "" {
-		return Errorf(KindInvalid, CodeDeserialization, MethodPerson, "Error deserializing Json: %s.", msg)
+		return Errorf(KindInvalid, contract.CodeDeserialization, MethodPerson, "Error deserializing Json: %s.", msg)
 	}
-	return Errorf(KindInvalid, CodeDeserialization, MethodPerson, "Error deserializing Json: %s. Path '%s'.", msg, path)
+	return Errorf(KindInvalid, contract.CodeDeserialization, MethodPerson, "Error deserializing Json: %s. Path '%s'.", msg, path)
 }
 
 // syntaxCheck reports malformed JSON with its line and position.

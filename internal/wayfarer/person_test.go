@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Test card numbers (public test numbers, Luhn-valid).
@@ -74,25 +76,25 @@ func TestDecodePersonSaveErrors(t *testing.T) {
 		code       int
 		contains   string
 	}{
-		{"empty", ``, CodeDeserialization, "empty"},
-		{"syntax", "{\n\"firstName\": }", CodeDeserialization, "line 2"},
-		{"string", `"x"`, CodeDeserialization, "expected a person"},
-		{"empty array", `[]`, CodeInvalidValue, "exactly one person, got 0"},
-		{"two persons", `[{},{}]`, CodeInvalidValue, "exactly one person, got 2"},
-		{"newData two", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{},{}]}}`, CodeInvalidValue, "newData must hold exactly one person"},
-		{"newData missing", `{"oldNewDataset":{"oldData":[{"recNo":1}]}}`, CodeInvalidValue, "newData"},
-		{"oldData two", `{"oldNewDataset":{"oldData":[{},{}],"newData":[{}]}}`, CodeInvalidValue, "oldData must hold at most one"},
-		{"dataset not object", `{"oldNewDataset":[1]}`, CodeDeserialization, "Path 'oldNewDataset'"},
-		{"card type", `{"personCardLink":[{"card":{"type":1}},{"card":{"type":"x"}}]}`, CodeDeserialization, "Path 'personCardLink[1].card.type'"},
-		{"top field", `{"firstName":123}`, CodeDeserialization, "Path 'firstName'"},
-		{"in array", `[{"personTag":[{"value":"a"},{"value":"b"},{"value":false}]}]`, CodeDeserialization, "Path '[0].personTag[2].value'"},
-		{"in dataset", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"personCommunicationLink":[{"communication":{"isPrimary":"yes"}}]}]}}`, CodeDeserialization, "Path 'oldNewDataset.newData[0].personCommunicationLink[0].communication.isPrimary'"},
-		{"date", `{"personCardLink":[{"card":{"expirationDate":"someday"}}]}`, CodeDeserialization, "Path 'personCardLink[0].card.expirationDate'"},
-		{"child not array", `{"personCardLink":{"card":{}}}`, CodeDeserialization, "Path 'personCardLink'"},
-		{"cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123"}}]}`, CodeCardRule, "cvvCode"},
-		{"cvv old side", `{"oldNewDataset":{"oldData":[{"recNo":1,"personCardLink":[{"card":{"cvvCode":"999"}}]}],"newData":[{"recNo":1}]}}`, CodeCardRule, "cvvCode"},
-		{"cvv anywhere", `{"firstName":"A","CVVCode":"1"}`, CodeCardRule, "cvvCode"},
-		{"legacy card", `{"card":[{"type":1,"cardNumber":"x"}]}`, CodeInvalidValue, "personCardLink"},
+		{"empty", ``, contract.CodeDeserialization, "empty"},
+		{"syntax", "{\n\"firstName\": }", contract.CodeDeserialization, "line 2"},
+		{"string", `"x"`, contract.CodeDeserialization, "expected a person"},
+		{"empty array", `[]`, contract.CodeInvalidValue, "exactly one person, got 0"},
+		{"two persons", `[{},{}]`, contract.CodeInvalidValue, "exactly one person, got 2"},
+		{"newData two", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{},{}]}}`, contract.CodeInvalidValue, "newData must hold exactly one person"},
+		{"newData missing", `{"oldNewDataset":{"oldData":[{"recNo":1}]}}`, contract.CodeInvalidValue, "newData"},
+		{"oldData two", `{"oldNewDataset":{"oldData":[{},{}],"newData":[{}]}}`, contract.CodeInvalidValue, "oldData must hold at most one"},
+		{"dataset not object", `{"oldNewDataset":[1]}`, contract.CodeDeserialization, "Path 'oldNewDataset'"},
+		{"card type", `{"personCardLink":[{"card":{"type":1}},{"card":{"type":"x"}}]}`, contract.CodeDeserialization, "Path 'personCardLink[1].card.type'"},
+		{"top field", `{"firstName":123}`, contract.CodeDeserialization, "Path 'firstName'"},
+		{"in array", `[{"personTag":[{"value":"a"},{"value":"b"},{"value":false}]}]`, contract.CodeDeserialization, "Path '[0].personTag[2].value'"},
+		{"in dataset", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"personCommunicationLink":[{"communication":{"isPrimary":"yes"}}]}]}}`, contract.CodeDeserialization, "Path 'oldNewDataset.newData[0].personCommunicationLink[0].communication.isPrimary'"},
+		{"date", `{"personCardLink":[{"card":{"expirationDate":"someday"}}]}`, contract.CodeDeserialization, "Path 'personCardLink[0].card.expirationDate'"},
+		{"child not array", `{"personCardLink":{"card":{}}}`, contract.CodeDeserialization, "Path 'personCardLink'"},
+		{"cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123"}}]}`, contract.CodeCardRule, "cvvCode"},
+		{"cvv old side", `{"oldNewDataset":{"oldData":[{"recNo":1,"personCardLink":[{"card":{"cvvCode":"999"}}]}],"newData":[{"recNo":1}]}}`, contract.CodeCardRule, "cvvCode"},
+		{"cvv anywhere", `{"firstName":"A","CVVCode":"1"}`, contract.CodeCardRule, "cvvCode"},
+		{"legacy card", `{"card":[{"type":1,"cardNumber":"x"}]}`, contract.CodeInvalidValue, "personCardLink"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -189,7 +191,7 @@ func TestValidateSizes(t *testing.T) {
 			err := ValidatePerson(p, true)
 			e := AsError(err)
 			want := path + " is longer than "
-			if e == nil || e.Code != CodeInvalidValue || !strings.HasPrefix(e.Message, want) {
+			if e == nil || e.Code != contract.CodeInvalidValue || !strings.HasPrefix(e.Message, want) {
 				t.Errorf("%s: want %q..., got %v", path, want, err)
 			}
 			n++
@@ -217,7 +219,7 @@ func TestValidateCardNumberInText(t *testing.T) {
 				}
 				return
 			}
-			wantCode(t, err, KindInvalid, CodeCardRule, "card numbers must not be written into text fields (field "+path+")")
+			wantCode(t, err, KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field "+path+")")
 		})
 	})
 	if n < 33 {
@@ -232,30 +234,30 @@ func TestValidateRanges(t *testing.T) {
 		code       int
 		contains   string
 	}{
-		{"activeStatus required", `{"firstName":"A"}`, true, CodeInvalidValue, "activeStatus is required"},
-		{"activeStatus null on update", `{"recNo":1,"activeStatus":null}`, false, CodeInvalidValue, "activeStatus is required"},
+		{"activeStatus required", `{"firstName":"A"}`, true, contract.CodeInvalidValue, "activeStatus is required"},
+		{"activeStatus null on update", `{"recNo":1,"activeStatus":null}`, false, contract.CodeInvalidValue, "activeStatus is required"},
 		{"activeStatus absent on update", `{"recNo":1}`, false, 0, ""},
-		{"activeStatus range", `{"activeStatus":3}`, true, CodeInvalidValue, "activeStatus must be one of"},
-		{"activeStatus negative", `{"activeStatus":-1}`, true, CodeInvalidValue, "activeStatus must be one of"},
-		{"birthday month", `{"activeStatus":1,"birthdayMonth":13}`, true, CodeInvalidValue, "birthdayMonth"},
-		{"birthday day", `{"activeStatus":1,"birthdayMonth":2,"birthdayDay":30}`, true, CodeInvalidValue, "birthdayDay must be 1 to 29"},
-		{"birthday feb 29 1981", `{"activeStatus":1,"birthdayMonth":2,"birthdayDay":29,"birthdayYear":1981}`, true, CodeInvalidValue, "birthdayDay must be 1 to 28"},
+		{"activeStatus range", `{"activeStatus":3}`, true, contract.CodeInvalidValue, "activeStatus must be one of"},
+		{"activeStatus negative", `{"activeStatus":-1}`, true, contract.CodeInvalidValue, "activeStatus must be one of"},
+		{"birthday month", `{"activeStatus":1,"birthdayMonth":13}`, true, contract.CodeInvalidValue, "birthdayMonth"},
+		{"birthday day", `{"activeStatus":1,"birthdayMonth":2,"birthdayDay":30}`, true, contract.CodeInvalidValue, "birthdayDay must be 1 to 29"},
+		{"birthday feb 29 1981", `{"activeStatus":1,"birthdayMonth":2,"birthdayDay":29,"birthdayYear":1981}`, true, contract.CodeInvalidValue, "birthdayDay must be 1 to 28"},
 		{"birthday feb 29 no year", `{"activeStatus":1,"birthdayMonth":2,"birthdayDay":29}`, true, 0, ""},
-		{"card type", `{"activeStatus":1,"personCardLink":[{"card":{"type":4,"cardNumber":"x"}}]}`, true, CodeInvalidValue, "personCardLink[0].card.type must be one of"},
-		{"card type required", `{"activeStatus":1,"personCardLink":[{"card":{"cardNumber":"x"}}]}`, true, CodeInvalidValue, "personCardLink[0].card.type is required"},
-		{"card number required", `{"activeStatus":1,"personCardLink":[{"card":{"type":2}}]}`, true, CodeInvalidValue, "personCardLink[0].card.cardNumber is required"},
-		{"card number empty", `{"activeStatus":1,"personCardLink":[{"card":{"type":2,"cardNumber":""}}]}`, true, CodeInvalidValue, "personCardLink[0].card.cardNumber is required"},
-		{"card missing", `{"activeStatus":1,"personCardLink":[{"person_recNo":null,"card_recNo":null}]}`, true, CodeInvalidValue, "personCardLink[0].card is required"},
-		{"comm type", `{"activeStatus":1,"personCommunicationLink":[{"communication":{"type":5}}]}`, true, CodeInvalidValue, "personCommunicationLink[0].communication.type must be one of"},
-		{"comm type required", `{"activeStatus":1,"personCommunicationLink":[{"communication":{"value":"x"}}]}`, true, CodeInvalidValue, "communication.type is required"},
-		{"comm type null on edit", `{"recNo":1,"personCommunicationLink":[{"communication_recNo":3,"communication":{"recNo":3,"type":null}}]}`, false, CodeInvalidValue, "communication.type is required"},
-		{"contact option", `{"activeStatus":1,"personCommunicationLink":[{"communication":{"type":1,"contactOption":3}}]}`, true, CodeInvalidValue, "contactOption"},
-		{"trigger", `{"activeStatus":1,"personActionItemLink":[{"personActionItem":{"triggerIndex":0}}]}`, true, CodeInvalidValue, "personActionItemLink[0].personActionItem.triggerIndex must be one of"},
+		{"card type", `{"activeStatus":1,"personCardLink":[{"card":{"type":4,"cardNumber":"x"}}]}`, true, contract.CodeInvalidValue, "personCardLink[0].card.type must be one of"},
+		{"card type required", `{"activeStatus":1,"personCardLink":[{"card":{"cardNumber":"x"}}]}`, true, contract.CodeInvalidValue, "personCardLink[0].card.type is required"},
+		{"card number required", `{"activeStatus":1,"personCardLink":[{"card":{"type":2}}]}`, true, contract.CodeInvalidValue, "personCardLink[0].card.cardNumber is required"},
+		{"card number empty", `{"activeStatus":1,"personCardLink":[{"card":{"type":2,"cardNumber":""}}]}`, true, contract.CodeInvalidValue, "personCardLink[0].card.cardNumber is required"},
+		{"card missing", `{"activeStatus":1,"personCardLink":[{"person_recNo":null,"card_recNo":null}]}`, true, contract.CodeInvalidValue, "personCardLink[0].card is required"},
+		{"comm type", `{"activeStatus":1,"personCommunicationLink":[{"communication":{"type":5}}]}`, true, contract.CodeInvalidValue, "personCommunicationLink[0].communication.type must be one of"},
+		{"comm type required", `{"activeStatus":1,"personCommunicationLink":[{"communication":{"value":"x"}}]}`, true, contract.CodeInvalidValue, "communication.type is required"},
+		{"comm type null on edit", `{"recNo":1,"personCommunicationLink":[{"communication_recNo":3,"communication":{"recNo":3,"type":null}}]}`, false, contract.CodeInvalidValue, "communication.type is required"},
+		{"contact option", `{"activeStatus":1,"personCommunicationLink":[{"communication":{"type":1,"contactOption":3}}]}`, true, contract.CodeInvalidValue, "contactOption"},
+		{"trigger", `{"activeStatus":1,"personActionItemLink":[{"personActionItem":{"triggerIndex":0}}]}`, true, contract.CodeInvalidValue, "personActionItemLink[0].personActionItem.triggerIndex must be one of"},
 		{"trigger ok", `{"activeStatus":1,"personActionItemLink":[{"personActionItem":{"triggerIndex":3}}]}`, true, 0, ""},
-		{"action item missing", `{"activeStatus":1,"personActionItemLink":[{}]}`, true, CodeInvalidValue, "personActionItem is required"},
-		{"tag id", `{"activeStatus":1,"personTag":[{"value":"x"}]}`, true, CodeInvalidValue, "personTag[0].tag_recNo is required"},
-		{"marketing id", `{"activeStatus":1,"personMarketing":[{"affiliation_recNo":1}]}`, true, CodeInvalidValue, "personMarketing[0].marketingElement_recNo is required"},
-		{"cvv in struct", `{"activeStatus":1,"personCardLink":[{"card":{"type":1,"cardNumber":"4111111111111111","cvvCode":"123"}}]}`, true, CodeCardRule, "cvvCode"},
+		{"action item missing", `{"activeStatus":1,"personActionItemLink":[{}]}`, true, contract.CodeInvalidValue, "personActionItem is required"},
+		{"tag id", `{"activeStatus":1,"personTag":[{"value":"x"}]}`, true, contract.CodeInvalidValue, "personTag[0].tag_recNo is required"},
+		{"marketing id", `{"activeStatus":1,"personMarketing":[{"affiliation_recNo":1}]}`, true, contract.CodeInvalidValue, "personMarketing[0].marketingElement_recNo is required"},
+		{"cvv in struct", `{"activeStatus":1,"personCardLink":[{"card":{"type":1,"cardNumber":"4111111111111111","cvvCode":"123"}}]}`, true, contract.CodeCardRule, "cvvCode"},
 		{"read-only ignored", `{"activeStatus":1,"branchName":"` + strings.Repeat("x", 500) + ` 4111111111111111","age":-5}`, true, 0, ""},
 	}
 	for _, c := range cases {
@@ -293,9 +295,9 @@ func TestValidatePhoneNumbersAreNotCards(t *testing.T) {
 		t.Fatalf("a phone number was refused: %v", err)
 	}
 	err := ValidatePerson(person(CommEmail, "4915112345678@example.com"), true)
-	wantCode(t, err, KindInvalid, CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
+	wantCode(t, err, KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
 	err = ValidatePerson(person(CommPhone, "4111 1111 1111 1111"), true)
-	wantCode(t, err, KindInvalid, CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
+	wantCode(t, err, KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
 }
 
 // The JSON text rules (CheckJSONText) run first in DecodePersonSave.
@@ -306,14 +308,14 @@ func TestDecodePersonSaveRefusesBadText(t *testing.T) {
 		contains   string
 	}{
 		{"invalid UTF-8", "{\"activeStatus\":1,\"personCommunicationLink\":[{\"communication\":{\"type\":1,\"value\":\"1\"}},{\"communication\":{\"type\":2,\"value\":\"a\xff@example.com\"}}]}",
-			CodeDeserialization, "invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value'."},
-		{"invalid UTF-8 in a key", "[{\"activeStatus\":1,\"r\xe9marks\":\"x\"}]", CodeDeserialization, "invalid UTF-8 in a key of this object. Path '[0]'."},
-		{"unpaired surrogate", `{"remarks":"\udead"}`, CodeDeserialization, "surrogate"},
+			contract.CodeDeserialization, "invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value'."},
+		{"invalid UTF-8 in a key", "[{\"activeStatus\":1,\"r\xe9marks\":\"x\"}]", contract.CodeDeserialization, "invalid UTF-8 in a key of this object. Path '[0]'."},
+		{"unpaired surrogate", `{"remarks":"\udead"}`, contract.CodeDeserialization, "surrogate"},
 		{"NUL", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"remarks":"x\u0000"}]}}`,
-			CodeInvalidValue, "a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'oldNewDataset.newData[0].remarks'."},
-		{"DEL in a card field", `{"personCardLink":[{"card":{"type":2,"cardNumber":"L1\u007f"}}]}`, CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personCardLink[0].card.cardNumber'."},
+			contract.CodeInvalidValue, "a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'oldNewDataset.newData[0].remarks'."},
+		{"DEL in a card field", `{"personCardLink":[{"card":{"type":2,"cardNumber":"L1\u007f"}}]}`, contract.CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personCardLink[0].card.cardNumber'."},
 		// Before the cvvCode rule too: the body is not text to judge.
-		{"before cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123","nameOnCard":"\b"}}]}`, CodeInvalidValue, "nameOnCard"},
+		{"before cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123","nameOnCard":"\b"}}]}`, contract.CodeInvalidValue, "nameOnCard"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -326,7 +328,7 @@ func TestDecodePersonSaveRefusesBadText(t *testing.T) {
 	}
 	// Malformed JSON keeps its syntax answer.
 	_, _, err := DecodePersonSave([]byte("{\"remarks\":\"\xff\",}"))
-	wantCode(t, err, KindInvalid, CodeDeserialization, "malformed JSON at line 1")
+	wantCode(t, err, KindInvalid, contract.CodeDeserialization, "malformed JSON at line 1")
 	// Tab, line feed and carriage return are text.
 	_, n, err := DecodePersonSave([]byte(`{"activeStatus":1,"remarks":"a\tb\r\nc","lastName":"Ab\u0009ler"}`))
 	if err != nil || n.Remarks.Value != "a\tb\r\nc" || n.LastName.Value != "Ab\tler" {
@@ -368,7 +370,7 @@ func TestValidateText(t *testing.T) {
 				}
 				continue
 			}
-			wantCode(t, err, KindInvalid, CodeInvalidValue, c.contains)
+			wantCode(t, err, KindInvalid, contract.CodeInvalidValue, c.contains)
 		}
 		n++
 	})

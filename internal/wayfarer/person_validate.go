@@ -3,6 +3,8 @@ package wayfarer
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // record is one record of a person save with its wire path: the person
@@ -197,15 +199,15 @@ func requiredID(o Opt[int64], path string, required bool) error {
 }
 
 func invalidValue(format string, args ...any) *Error {
-	return Errorf(KindInvalid, CodeInvalidValue, MethodPerson, format, args...)
+	return Errorf(KindInvalid, contract.CodeInvalidValue, MethodPerson, format, args...)
 }
 
 func cardRuleError(format string, args ...any) *Error {
-	return Errorf(KindInvalid, CodeCardRule, MethodPerson, format, args...)
+	return Errorf(KindInvalid, contract.CodeCardRule, MethodPerson, format, args...)
 }
 
 func mismatch(format string, args ...any) *Error {
-	return Errorf(KindInvalid, CodeIdentifierMismatch, MethodPerson, format, args...)
+	return Errorf(KindInvalid, contract.CodeIdentifierMismatch, MethodPerson, format, args...)
 }
 
 // containsCardNumberIn applies the card-number-in-text rule to one field;

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // PersonStore keeps persons. Every method works inside one agency
@@ -69,7 +71,7 @@ type PersonService struct {
 // PersonNotFoundError is the single answer for a person that does not exist,
 // belongs to another agency or lies outside the caller's scope.
 func PersonNotFoundError() *Error {
-	return Errorf(KindNotFound, CodeRecordNotFound, MethodPerson, "Person not found")
+	return Errorf(KindNotFound, contract.CodeRecordNotFound, MethodPerson, "Person not found")
 }
 
 func (s *PersonService) now() time.Time {
@@ -279,7 +281,7 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 }
 
 func outOfScope(msg string) *Error {
-	return Errorf(KindForbidden, CodePermissionDenied, MethodPerson, "Permission denied: %s", msg)
+	return Errorf(KindForbidden, contract.CodePermissionDenied, MethodPerson, "Permission denied: %s", msg)
 }
 
 // seal encrypts the credit/debit numbers of ch and replaces them by their
@@ -291,11 +293,11 @@ func (s *PersonService) seal(agencyID int64, ch *PersonChanges) error {
 			continue
 		}
 		if s.Sealer == nil {
-			return Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault is not configured")
+			return Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault is not configured")
 		}
 		keyID, cipher, err := s.Sealer.Seal(agencyID, c.Digits)
 		if err != nil {
-			return Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault could not seal a card number")
+			return Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault could not seal a card number")
 		}
 		c.New.CardNumber = Some(MaskCardNumber(c.Digits, c.Brand))
 		c.New.CardNumberToken = Some(NewCardToken())
@@ -311,11 +313,11 @@ func (s *PersonService) seal(agencyID int64, ch *PersonChanges) error {
 
 func (s *PersonService) open(agencyID int64, sealed *SealedNumber) (string, error) {
 	if s.Sealer == nil {
-		return "", Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault is not configured")
+		return "", Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault is not configured")
 	}
 	digits, err := s.Sealer.Open(agencyID, sealed.KeyID, sealed.Cipher)
 	if err != nil {
-		return "", Errorf(KindInternal, CodeInternal, MethodPerson, "the card vault could not open a card number")
+		return "", Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault could not open a card number")
 	}
 	return digits, nil
 }
@@ -430,7 +432,7 @@ func (s *PersonService) reconcileClearNumbers(agencyID int64, old, new *Person, 
 	digitsOf := map[int64]string{}
 	clearMatches := func(id int64, number Opt[string]) (bool, error) {
 		cur, ok := stored[id]
-		if !ok || !number.Valid || IsMaskedCardNumber(number.Value) || number.Value == cur.CardNumber.Value {
+		if !ok || !number.Valid || contract.IsMaskedCardNumber(number.Value) || number.Value == cur.CardNumber.Value {
 			return false, nil
 		}
 		d, ok := digitsOf[id]

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 type fakeSealer struct{}
@@ -98,9 +100,9 @@ func TestServiceLoadPermissions(t *testing.T) {
 	svc, st := newService(t)
 	ctx := context.Background()
 	_, err := svc.Load(ctx, session(PermSelect), 10, false)
-	wantCode(t, err, KindForbidden, CodePermissionDenied, "read")
+	wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "read")
 	_, err = svc.Load(ctx, session(PermRead|PermAllUsers|PermAllBranches), 10, true)
-	wantCode(t, err, KindForbidden, CodePermissionDenied, "decrypt")
+	wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "decrypt")
 
 	// Missing, other agency, out of scope: one answer.
 	var msgs []string
@@ -113,7 +115,7 @@ func TestServiceLoadPermissions(t *testing.T) {
 		recNo int64
 	}{{session(everything), 11}, {other, 10}, {outOfScope, 10}, {session(everything), 0}, {session(everything), -1}} {
 		_, err := svc.Load(ctx, c.sess, c.recNo, false)
-		wantCode(t, err, KindNotFound, CodeRecordNotFound, "Person not found")
+		wantCode(t, err, KindNotFound, contract.CodeRecordNotFound, "Person not found")
 		b, _ := json.Marshal(AsError(err))
 		msgs = append(msgs, string(b))
 	}
@@ -172,7 +174,7 @@ func TestServiceCreate(t *testing.T) {
 		"personCardLink":[{"card":{"type":1,"cardNumber":"4111 1111 1111 1111","nameOnCard":"SUE"}}]}`
 
 	_, err := svc.Create(ctx, session(PermRead), mustPerson(t, body))
-	wantCode(t, err, KindForbidden, CodePermissionDenied, "insert")
+	wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "insert")
 
 	// The agent's branch and advisor are filled in.
 	p := mustPerson(t, body)
@@ -196,7 +198,7 @@ func TestServiceCreate(t *testing.T) {
 	// Outside scope: another branch, another advisor, or explicitly none.
 	for _, extra := range []string{`"branch_recNo":5`, `"advisorProfile_recNo":3`, `"branch_recNo":null`} {
 		_, err := svc.Create(ctx, session(agentPerms), mustPerson(t, `{"activeStatus":1,`+extra+`}`))
-		wantCode(t, err, KindForbidden, CodePermissionDenied, "outside your branch")
+		wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "outside your branch")
 	}
 	// A user with AllUsers+AllBranches creates anywhere.
 	if _, err := svc.Create(ctx, session(everything), mustPerson(t, `{"activeStatus":1,"branch_recNo":5}`)); err != nil {
@@ -204,7 +206,7 @@ func TestServiceCreate(t *testing.T) {
 	}
 	// Validation runs first.
 	_, err = svc.Create(ctx, session(everything), mustPerson(t, `{"activeStatus":1,"remarks":"card 4111111111111111"}`))
-	wantCode(t, err, KindInvalid, CodeCardRule, "field remarks")
+	wantCode(t, err, KindInvalid, contract.CodeCardRule, "field remarks")
 }
 
 func TestServiceUpdate(t *testing.T) {
@@ -212,29 +214,29 @@ func TestServiceUpdate(t *testing.T) {
 	t.Run("permission", func(t *testing.T) {
 		svc, _ := newService(t)
 		_, err := svc.Update(ctx, session(PermRead|PermInsert|PermAllUsers|PermAllBranches), loaded(t), loaded(t))
-		wantCode(t, err, KindForbidden, CodePermissionDenied, "update")
+		wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "update")
 	})
 	t.Run("not found and out of scope", func(t *testing.T) {
 		svc, _ := newService(t)
 		o := loaded(t)
 		o.RecNo = Some[int64](11)
 		_, err := svc.Update(ctx, session(everything), o, mustPerson(t, `{"firstName":"X"}`))
-		wantCode(t, err, KindNotFound, CodeRecordNotFound, "Person not found")
+		wantCode(t, err, KindNotFound, contract.CodeRecordNotFound, "Person not found")
 		s := session(agentPerms)
 		s.BranchID = nil
 		_, err = svc.Update(ctx, s, loaded(t), mustPerson(t, `{"firstName":"X"}`))
-		wantCode(t, err, KindNotFound, CodeRecordNotFound, "Person not found")
+		wantCode(t, err, KindNotFound, contract.CodeRecordNotFound, "Person not found")
 	})
 	t.Run("moving out of scope", func(t *testing.T) {
 		svc, st := newService(t)
 		n := loaded(t)
 		n.BranchRecNo = Some[int64](2)
 		_, err := svc.Update(ctx, session(agentPerms), loaded(t), n)
-		wantCode(t, err, KindForbidden, CodePermissionDenied, "outside your branch")
+		wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "outside your branch")
 		n = loaded(t)
 		n.AdvisorProfileRecNo = Null[int64]()
 		_, err = svc.Update(ctx, session(agentPerms), loaded(t), n)
-		wantCode(t, err, KindForbidden, CodePermissionDenied, "outside your branch")
+		wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "outside your branch")
 		if len(st.writes) != 0 {
 			t.Fatal("written")
 		}
@@ -248,7 +250,7 @@ func TestServiceUpdate(t *testing.T) {
 		n := loaded(t)
 		n.FirstName = Some("Kenneth")
 		_, err := svc.Update(ctx, session(everything), loaded(t), n)
-		wantCode(t, err, KindConflict, CodeConcurrencyConflict, "reload")
+		wantCode(t, err, KindConflict, contract.CodeConcurrencyConflict, "reload")
 	})
 	t.Run("masked number kept, other field edited", func(t *testing.T) {
 		svc, st := newService(t)
@@ -296,7 +298,7 @@ func TestServiceUpdate(t *testing.T) {
 		o.PersonCardLink[0].Card.CardNumber = Some(testVisa2)
 		n.PersonCardLink[0].Card.CardNumber = Some(testVisa2)
 		_, err := svc.Update(ctx, session(everything), o, n)
-		wantCode(t, err, KindConflict, CodeConcurrencyConflict, "")
+		wantCode(t, err, KindConflict, contract.CodeConcurrencyConflict, "")
 	})
 	t.Run("type omitted from old side", func(t *testing.T) {
 		svc, st := newService(t)
@@ -315,7 +317,7 @@ func TestServiceUpdate(t *testing.T) {
 	t.Run("refresh needs read before writing", func(t *testing.T) {
 		svc, st := newService(t)
 		_, err := svc.SaveAndLoad(ctx, session(PermInsert|PermAllUsers|PermAllBranches), nil, mustPerson(t, `{"activeStatus":1}`))
-		wantCode(t, err, KindForbidden, CodePermissionDenied, "read")
+		wantCode(t, err, KindForbidden, contract.CodePermissionDenied, "read")
 		if len(st.writes) != 0 {
 			t.Fatal("written")
 		}
@@ -484,7 +486,7 @@ func TestServiceCompletedBy(t *testing.T) {
 		n := loaded(t)
 		n.PersonActionItemLink[0].PersonActionItem.Completed = later
 		_, err := svc.Update(ctx, session(everything), o, n)
-		wantCode(t, err, KindConflict, CodeConcurrencyConflict, "reload")
+		wantCode(t, err, KindConflict, contract.CodeConcurrencyConflict, "reload")
 	})
 }
 

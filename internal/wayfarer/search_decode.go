@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // DecodeSearchCriteria decodes and validates a personSearch body.
@@ -161,12 +163,12 @@ func init() {
 // Error constructors, in the reference's wording.
 
 func srShapeError(path, format string, args ...any) error {
-	return Errorf(KindInvalid, CodeDeserialization, MethodParam,
+	return Errorf(KindInvalid, contract.CodeDeserialization, MethodParam,
 		"Error deserializing Json: %s. Path '%s'.", fmt.Sprintf(format, args...), path)
 }
 
 func srValueError(path, format string, args ...any) error {
-	return Errorf(KindInvalid, CodeInvalidValue, MethodParam,
+	return Errorf(KindInvalid, contract.CodeInvalidValue, MethodParam,
 		"Invalid value: %s. Path '%s'.", fmt.Sprintf(format, args...), path)
 }
 
@@ -758,7 +760,7 @@ func srDecodeIncludeCols(c *SearchCriteria, raw json.RawMessage, path string) er
 				// The reference's text echoes the name; never a card number.
 				name = "(withheld: looks like a card number)"
 			}
-			return Errorf(KindInvalid, CodeInvalidColumn, MethodParam, "Invalid column: %s", name)
+			return Errorf(KindInvalid, contract.CodeInvalidColumn, MethodParam, "Invalid column: %s", name)
 		}
 		if !seen[col.Name] {
 			seen[col.Name] = true
@@ -933,7 +935,7 @@ func srNotSupported(shape, msg string) srParamDecoder {
 		if empty {
 			return nil
 		}
-		return Errorf(KindInvalid, CodeNotSupported, MethodParam, "%s", msg)
+		return Errorf(KindInvalid, contract.CodeNotSupported, MethodParam, "%s", msg)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func mustDecode(t *testing.T, body string) *SearchCriteria {
@@ -104,13 +106,13 @@ func wantError(t *testing.T, body string, code int, contains ...string) {
 }
 
 func TestDecodeInvalidColumn(t *testing.T) {
-	wantError(t, `{"includeCols":["recNo","BOGUS"]}`, CodeInvalidColumn, "Invalid column: BOGUS")
+	wantError(t, `{"includeCols":["recNo","BOGUS"]}`, contract.CodeInvalidColumn, "Invalid column: BOGUS")
 	_, err := DecodeSearchCriteria([]byte(`{"includeCols":["BOGUS"]}`))
 	if AsError(err).Message != "Invalid column: BOGUS" {
 		t.Errorf("message %q", AsError(err).Message)
 	}
-	wantError(t, `{"includeCols":"recNo,name"}`, CodeDeserialization, "Path 'includeCols'")
-	wantError(t, `{"includeCols":["recNo",5]}`, CodeDeserialization, "Path 'includeCols[1]'")
+	wantError(t, `{"includeCols":"recNo,name"}`, contract.CodeDeserialization, "Path 'includeCols'")
+	wantError(t, `{"includeCols":["recNo",5]}`, contract.CodeDeserialization, "Path 'includeCols[1]'")
 }
 
 func TestDecodeShapeErrors(t *testing.T) {
@@ -161,7 +163,7 @@ func TestDecodeShapeErrors(t *testing.T) {
 		{`{"LASTNAME":"Abl"}`, "LASTNAME"},
 	}
 	for _, tc := range cases {
-		wantError(t, tc.body, CodeDeserialization, "Error deserializing Json", "Path '"+tc.path+"'")
+		wantError(t, tc.body, contract.CodeDeserialization, "Error deserializing Json", "Path '"+tc.path+"'")
 	}
 }
 
@@ -206,19 +208,19 @@ func TestDecodeValueErrors(t *testing.T) {
 		{`{"tags":[{"checked":false}]}`, "tags[0]"},
 	}
 	for _, tc := range cases {
-		wantError(t, tc.body, CodeInvalidValue, tc.contains)
+		wantError(t, tc.body, contract.CodeInvalidValue, tc.contains)
 	}
 	// multi-byte characters count as one
 	mustDecode(t, `{"lastName":{"value":["`+strings.Repeat("é", 64)+`"],"compareCondition":1}}`)
 	// In splits before checking: a long comma list of short names is fine
 	mustDecode(t, `{"lastName":{"value":["`+strings.Repeat("abcdefghij,", 20)+`abcdefghij"],"compareCondition":7}}`)
 	// ... and names the element holding the item, not the item's rank
-	wantError(t, `{"lastName":{"value":["a,b","c,`+long+`"],"compareCondition":7}}`, CodeInvalidValue, "Path 'lastName.value[1]'")
+	wantError(t, `{"lastName":{"value":["a,b","c,`+long+`"],"compareCondition":7}}`, contract.CodeInvalidValue, "Path 'lastName.value[1]'")
 }
 
 func TestDecodeNotSupported(t *testing.T) {
-	wantError(t, `{"includeColsExtended":[{"name":"x"}]}`, CodeNotSupported, "includeColsExtended")
-	wantError(t, `{"personActivitySearchParams":{"completed":true}}`, CodeNotSupported, "personActivitySearchParams")
+	wantError(t, `{"includeColsExtended":[{"name":"x"}]}`, contract.CodeNotSupported, "includeColsExtended")
+	wantError(t, `{"personActivitySearchParams":{"completed":true}}`, contract.CodeNotSupported, "personActivitySearchParams")
 	for _, body := range []string{`{"includeColsExtended":null}`, `{"includeColsExtended":[]}`,
 		`{"personActivitySearchParams":null}`, `{"personActivitySearchParams":{}}`} {
 		mustDecode(t, body)
@@ -282,13 +284,13 @@ func TestDecodeNonStringElements(t *testing.T) {
 	// An element of a string array that is not a string is a wrong shape,
 	// null included, naming the element.
 	for _, elem := range []string{"null", "1", "1.5", "{}", `{"a":"b"}`, "[]", `["recNo"]`, "true", "false"} {
-		wantError(t, `{"includeCols":[`+elem+`]}`, CodeDeserialization,
+		wantError(t, `{"includeCols":[`+elem+`]}`, contract.CodeDeserialization,
 			"Error deserializing Json: expected a string, found ", "Path 'includeCols[0]'.")
-		wantError(t, `{"includeCols":["recNo",`+elem+`,"name"]}`, CodeDeserialization, "Path 'includeCols[1]'.")
+		wantError(t, `{"includeCols":["recNo",`+elem+`,"name"]}`, contract.CodeDeserialization, "Path 'includeCols[1]'.")
 		for _, f := range stringParamFields {
 			// whatever the condition: a wrong shape is never ignored
 			for _, cond := range []string{"", `,"compareCondition":0`, `,"compareCondition":1`, `,"compareCondition":3`, `,"compareCondition":7`} {
-				wantError(t, f.body(`"value":["a",`+elem+`]`+cond), CodeDeserialization,
+				wantError(t, f.body(`"value":["a",`+elem+`]`+cond), contract.CodeDeserialization,
 					"expected a string, found ", "Path '"+f.valuePath+"[1]'.")
 			}
 		}
@@ -315,12 +317,12 @@ func TestDecodeEmptyValues(t *testing.T) {
 	// every StringSearchParam, naming the element.
 	for _, f := range stringParamFields {
 		for _, cond := range []string{"1", "2", "5", "6", "7", "8", "9", "10"} {
-			wantError(t, f.body(`"value":[""],"compareCondition":`+cond), CodeInvalidValue,
+			wantError(t, f.body(`"value":[""],"compareCondition":`+cond), contract.CodeInvalidValue,
 				"Invalid value: the value is empty", "compareCondition "+cond+" (", hint, "Path '"+f.valuePath+"[0]'.")
-			wantError(t, f.body(`"value":["a",""],"compareCondition":`+cond), CodeInvalidValue, hint, "Path '"+f.valuePath+"[1]'.")
+			wantError(t, f.body(`"value":["a",""],"compareCondition":`+cond), contract.CodeInvalidValue, hint, "Path '"+f.valuePath+"[1]'.")
 		}
 		// no condition with values is Equal
-		wantError(t, f.body(`"value":[""]`), CodeInvalidValue, "compareCondition 1 (Equal)", hint, "Path '"+f.valuePath+"[0]'.")
+		wantError(t, f.body(`"value":[""]`), contract.CodeInvalidValue, "compareCondition 1 (Equal)", hint, "Path '"+f.valuePath+"[0]'.")
 		// Ignore, Blank and NotBlank do not use their values, whatever they hold
 		for _, cond := range []StringCondition{StrIgnore, StrBlank, StrNotBlank} {
 			for _, vals := range []string{`""`, `" "`, `"a,,b"`, `"",""`, `"` + strings.Repeat("x", 2000) + `"`} {
@@ -364,9 +366,9 @@ func TestDecodeEmptyValues(t *testing.T) {
 		{`""`, "the value is empty or only spaces"},
 	}
 	for _, l := range lists {
-		wantError(t, `{"lastName":{"value":["x",`+l.vals+`],"compareCondition":7}}`, CodeInvalidValue,
+		wantError(t, `{"lastName":{"value":["x",`+l.vals+`],"compareCondition":7}}`, contract.CodeInvalidValue,
 			l.contains, "compareCondition 7 (In)", hint, "Path 'lastName.value[1]'.")
-		wantError(t, `{"commValue":{"value":[`+l.vals+`],"compareCondition":8}}`, CodeInvalidValue,
+		wantError(t, `{"commValue":{"value":[`+l.vals+`],"compareCondition":8}}`, contract.CodeInvalidValue,
 			l.contains, "compareCondition 8 (NotIn)", hint, "Path 'commValue.value[0]'.")
 	}
 	// the whole description, once
@@ -402,7 +404,7 @@ func TestDecodeWhitespaceValues(t *testing.T) {
 		}
 	}
 	// and spaces count towards the column's size
-	wantError(t, `{"commValueCityArea":{"value":["12 34"],"compareCondition":1}}`, CodeInvalidValue, "Path 'commValueCityArea.value[0]'.")
+	wantError(t, `{"commValueCityArea":{"value":["12 34"],"compareCondition":1}}`, contract.CodeInvalidValue, "Path 'commValueCityArea.value[0]'.")
 	mustDecode(t, `{"commValueCityArea":{"value":[" 12 , 34 "],"compareCondition":7}}`) // In trims first
 }
 
@@ -677,9 +679,9 @@ func TestDecodeSearchText(t *testing.T) {
 		body, want string
 		code       int
 	}{
-		{"{\"lastName\":{\"value\":[\"Ab\xfflr\"],\"compareCondition\":5}}", "Path 'lastName.value[0]'", CodeDeserialization},
-		{`{"lastName":{"value":["Ab\u0000"],"compareCondition":5}}`, "Path 'lastName.value[0]'", CodeInvalidValue},
-		{`{"reportName":"a\u001bb"}`, "Path 'reportName'", CodeInvalidValue},
+		{"{\"lastName\":{\"value\":[\"Ab\xfflr\"],\"compareCondition\":5}}", "Path 'lastName.value[0]'", contract.CodeDeserialization},
+		{`{"lastName":{"value":["Ab\u0000"],"compareCondition":5}}`, "Path 'lastName.value[0]'", contract.CodeInvalidValue},
+		{`{"reportName":"a\u001bb"}`, "Path 'reportName'", contract.CodeInvalidValue},
 	} {
 		_, err := DecodeSearchCriteria([]byte(c.body))
 		e := AsError(err)

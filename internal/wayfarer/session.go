@@ -1,6 +1,10 @@
 package wayfarer
 
-import "time"
+import (
+	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
+)
 
 // UserType is an app user's type.
 type UserType int
@@ -80,7 +84,7 @@ func (s *Session) Require(perm Permission, method string) error {
 	if s.Person.Has(perm) {
 		return nil
 	}
-	return Errorf(KindForbidden, CodePermissionDenied, method, "Permission denied: person %s permission required", perm)
+	return Errorf(KindForbidden, contract.CodePermissionDenied, method, "Permission denied: person %s permission required", perm)
 }
 
 // Clock is the time source; tests inject a fake one.

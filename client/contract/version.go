@@ -1,13 +1,15 @@
-package wayfarer
+package contract
 
 import (
 	"strconv"
 	"strings"
 )
 
-// ContractVersion is the interface version Wayfarer serves: 1.8.2 is the
-// first with personCardLink, so clients gating on ">= 1.8.2" switch to it.
+// ContractVersion is the interface version a Wayfarer server reports.
 const ContractVersion = "1.8.2.6"
+
+// CardLinkVersion is the first contract version with personCardLink.
+const CardLinkVersion = "1.8.2"
 
 // ClientVersionHeader is how a client announces its version at login.
 const ClientVersionHeader = "X-Client-Version"
@@ -48,4 +50,12 @@ func CompareVersions(a, b []int) int {
 		}
 	}
 	return 0
+}
+
+// AtLeast reports whether version v is min or later; an unreadable
+// version is never at least anything.
+func AtLeast(v, min string) bool {
+	a, ok1 := ParseVersion(v)
+	b, ok2 := ParseVersion(min)
+	return ok1 && ok2 && CompareVersions(a, b) >= 0
 }

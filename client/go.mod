@@ -1,0 +1,3 @@
+module github.com/wayfarerhq/wayfarer/client
+
+go 1.24
