@@ -11,13 +11,12 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
-	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func serveCommand() *cli.Command {
@@ -51,6 +50,7 @@ func instanceFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "body-limit", Value: 1 << 20, Usage: "largest request body in bytes", Sources: cli.EnvVars("WAYFARER_BODY_LIMIT")},
 		&cli.Int64Flag{Name: "max-search-rows", Value: app.DefaultMaxSearchRows, Usage: "most rows one search answers; larger answers are refused, asking for pages (0: no limit)", Sources: cli.EnvVars("WAYFARER_MAX_SEARCH_ROWS")},
 		&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file (default with --demo on SQLite: <db>.cardkey)", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
+		&cli.StringFlag{Name: "unknown-fields", Value: "reject", Usage: "a request member no field table knows: reject (400) or warn (skipped, logged once per field)", Sources: cli.EnvVars("WAYFARER_UNKNOWN_FIELDS")},
 	}
 }
 
@@ -70,6 +70,7 @@ func instanceConfig(cmd *cli.Command) app.Config {
 		MaxSearchRows:    maxSearchRows(cmd.Int64("max-search-rows")),
 		CardKeyFile:      cmd.String("card-key-file"),
 		CardKeys:         cardKeysFromEnv(),
+		UnknownFields:    cmd.String("unknown-fields"),
 		BuildVersion:     version,
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/password"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
@@ -31,6 +32,7 @@ type Config struct {
 	MaxSearchRows    int64  // rows of one search answer; 0: DefaultMaxSearchRows, negative: no bound
 	CardKeyFile      string // key file of the card vault
 	CardKeys         string // key text of the card vault (WAYFARER_CARD_KEYS), wins over the file
+	UnknownFields    string // request members no field table knows: "reject" (default) or "warn"
 	BuildVersion     string
 	PasswordParams   password.Params
 	HashConcurrency  int
@@ -137,7 +139,11 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	if err != nil {
 		return nil, err
 	}
-	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion}, log)
+	unknown, err := jsoncodec.ParseUnknownFields(cfg.UnknownFields)
+	if err != nil {
+		return nil, err
+	}
+	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown}, log)
 	srv.Login = login
 	srv.DB = db
 	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealer, Clock: clock}

@@ -23,7 +23,9 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // Query is one benchmarked search: a personSearch body run as a demo user.
@@ -202,7 +204,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	for _, q := range cfg.Queries {
-		crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", q.Name, err)
 		}

@@ -16,6 +16,9 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 func TestRunSmall(t *testing.T) {
@@ -115,7 +118,7 @@ func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.
 	if err != nil {
 		b.Fatal(err)
 	}
-	crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -188,7 +191,7 @@ func BenchmarkSearchParts(b *testing.B) {
 	})
 	b.Run("4 decode criteria", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := wayfarer.DecodeSearchCriteria([]byte(q.Body)); err != nil {
+			if _, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -197,7 +200,7 @@ func BenchmarkSearchParts(b *testing.B) {
 		var buf bytes.Buffer
 		for b.Loop() {
 			buf.Reset()
-			if err := res.WriteJSON(&buf); err != nil {
+			if err := wire.WriteSearchJSON(&buf, res); err != nil {
 				b.Fatal(err)
 			}
 		}

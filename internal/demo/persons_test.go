@@ -2,7 +2,6 @@ package demo_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -13,6 +12,8 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 func TestDemoPersons(t *testing.T) {
@@ -65,7 +66,7 @@ func testDemoPersons(t *testing.T, s *testserver.Server) {
 	}
 	// Who sees what: one scoped search each, counting matches.
 	seen := map[string]int64{}
-	crit, err := wayfarer.DecodeSearchCriteria([]byte(`{"includeCols":["recNo","summaryCount"],"rowCount":1}`))
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo","summaryCount"],"rowCount":1}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func testDemoPersons(t *testing.T, s *testserver.Server) {
 	// Demo card numbers decrypt for the admin.
 	r := get("admin", ken, "?decrypt=true")
 	var ps []wayfarer.Person
-	if err := json.Unmarshal(r.Body, &ps); err != nil || len(ps) != 1 {
+	if err := jsoncodec.Strict.Decode(r.Body, &ps, "test"); err != nil || len(ps) != 1 {
 		t.Fatalf("%s", r.Body)
 	}
 	found := false

@@ -159,7 +159,7 @@ func TestSaveRefusesBadText(t *testing.T) {
 				t.Fatalf("written:\n%s\n%s", mustJSON(t, got), mustJSON(t, old))
 			}
 		}
-		const utf8Msg = "Error deserializing Json: invalid UTF-8 in a string. Path '%s'."
+		const utf8Msg = "Error deserializing Json: invalid UTF-8 in a string. Path '%s', line 1, position "
 		const ctlMsg = "Invalid value: a control character (U+%04X) in a string; of the control characters only tab, line feed and carriage return are allowed. Path '%s'."
 
 		t.Run("invalid UTF-8 in a text field", func(t *testing.T) {
@@ -174,11 +174,11 @@ func TestSaveRefusesBadText(t *testing.T) {
 			n = clone(t, old)
 			n.PersonCommunicationLink[1].Communication.Description = wayfarer.Some("MARK")
 			refused(t, withRaw(t, dataset(old, n), "MARK", `\udead`), 406, // escaped lone surrogate
-				"an unpaired UTF-16 surrogate escape in a string. Path 'oldNewDataset.newData[0].personCommunicationLink[1].communication.description'.")
+				"an unpaired UTF-16 surrogate escape in a string. Path 'oldNewDataset.newData[0].personCommunicationLink[1].communication.description', line 1, position ")
 			n = clone(t, old)
 			n.Remarks = wayfarer.Some("fine")
 			refused(t, withRaw(t, dataset(old, n), `"remarks":"fine"`, "\"rem\xe4rks\":\"fine\""), 406,
-				"invalid UTF-8 in a key of this object. Path 'oldNewDataset.newData[0]'.")
+				"invalid UTF-8 in a key of this object. Path 'oldNewDataset.newData[0]', line 1, position ")
 		})
 
 		t.Run("a NUL or other control character in a text field", func(t *testing.T) {
@@ -196,7 +196,8 @@ func TestSaveRefusesBadText(t *testing.T) {
 			// A raw NUL byte is not JSON at all: the syntax answer.
 			n = clone(t, old)
 			n.Remarks = wayfarer.Some("MARK")
-			refused(t, withRaw(t, dataset(old, n), "MARK", "a\x00b"), 406, "Error deserializing Json: malformed JSON at line 1")
+			refused(t, withRaw(t, dataset(old, n), "MARK", "a\x00b"), 406,
+				"Error deserializing Json: invalid character '\\x00' in string (expecting non-control character). Path 'oldNewDataset.newData[0].remarks', line 1, position ")
 		})
 
 		t.Run("a create with bad text writes nothing", func(t *testing.T) {

@@ -3,22 +3,10 @@ package http
 import (
 	"net/http"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
-
-type loginBody struct {
-	Alias    string `json:"alias"`
-	UserName string `json:"userName"`
-	Password string `json:"password"`
-}
-
-type loginResult struct {
-	IdentityToken     string `json:"identityToken"`
-	ResultCode        int    `json:"resultCode"`
-	ResultDescription string `json:"resultDescription"`
-}
 
 // handleLogin is POST /login with {"alias","userName","password"}. Where
 // the body carries no credentials, a Basic Authorization header may.
@@ -27,11 +15,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in loginBody
-	if len(body) > 0 {
-		if err := wayfarer.DecodeJSON(body, &in, wayfarer.MethodLogin); err != nil {
-			return err
-		}
+	in, err := wire.DecodeLogin(s.codec, body)
+	if err != nil {
+		return err
 	}
 	if in.UserName == "" && in.Password == "" {
 		if u, p, ok := r.BasicAuth(); ok {
@@ -43,12 +29,12 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 
 // handleLoginBasic is GET /login/{alias} with Basic credentials.
 func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error {
-	in := loginBody{Alias: r.PathValue("alias")}
+	in := contract.LoginRequest{Alias: r.PathValue("alias")}
 	in.UserName, in.Password, _ = r.BasicAuth()
 	return s.login(w, r, in)
 }
 
-func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) error {
+func (s *Server) login(w http.ResponseWriter, r *http.Request, in contract.LoginRequest) error {
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
 		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
 		ClientVersion: r.Header.Get(contract.ClientVersionHeader), ClientIP: clientIP(r),
@@ -65,7 +51,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, loginResult{IdentityToken: token, ResultCode: 0, ResultDescription: "Login Successful"})
+	writeJSON(w, http.StatusOK, contract.LoginResult{IdentityToken: token, ResultCode: 0, ResultDescription: "Login Successful"})
 	return nil
 }
 
@@ -73,14 +59,8 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) error {
 	if err := s.Login.Logout(r.Context(), sessionOf(r)); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, resultBody{ResultCode: 0, ResultDescription: "Logout Successful"})
+	writeJSON(w, http.StatusOK, contract.Result{ResultCode: 0, ResultDescription: "Logout Successful"})
 	return nil
-}
-
-type refreshResult struct {
-	ResultCode           int    `json:"resultCode"`
-	ResultDescription    string `json:"resultDescription"`
-	RefreshIdentityToken string `json:"refreshIdentityToken"`
 }
 
 func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) error {
@@ -89,19 +69,12 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, refreshResult{ResultCode: 0, ResultDescription: "", RefreshIdentityToken: token})
+	writeJSON(w, http.StatusOK, contract.RefreshResult{ResultCode: 0, ResultDescription: "", RefreshIdentityToken: token})
 	return nil
 }
 
-type versionResult struct {
-	Version           string `json:"version"`
-	ResultCode        int    `json:"resultCode"`
-	ResultDescription string `json:"resultDescription"`
-	WayfarerVersion   string `json:"wayfarerVersion"`
-}
-
 func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, versionResult{Version: contract.ContractVersion, WayfarerVersion: s.Config.BuildVersion})
+	writeJSON(w, http.StatusOK, contract.VersionResult{Version: contract.ContractVersion, WayfarerVersion: s.Config.BuildVersion})
 	return nil
 }
 

@@ -10,11 +10,10 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
-	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func login(t *testing.T, s *testserver.Server, alias, user, pw string, headers ...string) *testserver.Response {
@@ -317,7 +316,7 @@ func TestRequestErrors(t *testing.T) {
 	wantResult(t, r, 413, 413, "")
 	r = s.Do(t, "POST", "/login", "{\"alias\":\"DEMO\",\n \"userName\": admin}")
 	m := wantResult(t, r, 400, 406, "login")
-	if d := m["resultDescription"].(string); !strings.Contains(d, "Error deserializing Json") || !strings.Contains(d, "Line 2") {
+	if d := m["resultDescription"].(string); !strings.Contains(d, "Error deserializing Json") || !strings.Contains(d, "line 2, position") {
 		t.Fatalf("description %q does not say where", d)
 	}
 	r = s.Do(t, "POST", "/login", `{"alias":42}`)

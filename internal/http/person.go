@@ -5,22 +5,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // personHandlers holds the person service; it is embedded in Server, so the
 // wiring sets srv.Persons.
 type personHandlers struct {
 	Persons *wayfarer.PersonService
-}
-
-// saveResult is the answer of POST /person.
-type saveResult struct {
-	ResultCode        int    `json:"resultCode"`
-	ResultDescription string `json:"resultDescription"`
-	RecNo             int64  `json:"recNo"`
 }
 
 func (s *Server) personService() (*wayfarer.PersonService, error) {
@@ -48,7 +41,8 @@ func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, []*wayfarer.Person{p})
+	body, err := wire.PersonJSON(p)
+	writeBody(w, http.StatusOK, body, err)
 	return nil
 }
 
@@ -68,7 +62,7 @@ func (s *Server) handleSavePerson(w http.ResponseWriter, r *http.Request) error 
 	if created {
 		desc = "Person created"
 	}
-	writeJSON(w, http.StatusOK, saveResult{ResultCode: contract.CodeOK, ResultDescription: desc, RecNo: recNo})
+	writeJSON(w, http.StatusOK, wire.SaveResult{ResultCode: contract.CodeOK, ResultDescription: desc, RecNo: recNo})
 	return nil
 }
 
@@ -83,7 +77,7 @@ func (s *Server) decodeSave(r *http.Request, save func(svc *wayfarer.PersonServi
 	if err != nil {
 		return err
 	}
-	old, n, err := wayfarer.DecodePersonSave(body)
+	old, n, err := wire.DecodePersonSave(s.codec, body)
 	if err != nil {
 		return err
 	}
@@ -101,7 +95,8 @@ func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, []*wayfarer.Person{p})
+	body, err := wire.PersonJSON(p)
+	writeBody(w, http.StatusOK, body, err)
 	return nil
 }
 

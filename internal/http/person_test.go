@@ -3,7 +3,6 @@ package http_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
-	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Card numbers the suite saves (public test numbers). After the suite, none
@@ -127,7 +126,7 @@ func onePerson(t *testing.T, r *testserver.Response) *wayfarer.Person {
 		t.Fatalf("content type %q", ct)
 	}
 	var ps []*wayfarer.Person
-	if err := json.Unmarshal(r.Body, &ps); err != nil || len(ps) != 1 {
+	if err := jsoncodec.Strict.Decode(r.Body, &ps, "test"); err != nil || len(ps) != 1 {
 		t.Fatalf("want an array of one person: %v %s", err, r.Body)
 	}
 	return ps[0]
@@ -156,12 +155,12 @@ func (c personClient) update(old, new *wayfarer.Person) *testserver.Response {
 
 func clone(t *testing.T, p *wayfarer.Person) *wayfarer.Person {
 	t.Helper()
-	b, err := json.Marshal(p)
+	b, err := jsoncodec.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var c wayfarer.Person
-	if err := json.Unmarshal(b, &c); err != nil {
+	if err := jsoncodec.Strict.Decode(b, &c, "test"); err != nil {
 		t.Fatal(err)
 	}
 	return &c
@@ -169,7 +168,7 @@ func clone(t *testing.T, p *wayfarer.Person) *wayfarer.Person {
 
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
-	b, err := json.Marshal(v)
+	b, err := jsoncodec.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,12 @@
 package http
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // statusOf is the one table from error kinds to HTTP statuses.
@@ -25,7 +24,12 @@ const contentTypeJSON = "application/json; charset=utf-8"
 
 // writeJSON answers v with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
+	body, err := jsoncodec.Marshal(v)
+	writeBody(w, status, body, err)
+}
+
+// writeBody answers an encoded body, or a 500 when encoding failed.
+func writeBody(w http.ResponseWriter, status int, body []byte, err error) {
 	if err != nil {
 		status = http.StatusInternalServerError
 		body = []byte(`{"resultCode":900,"resultDescription":"Internal error"}`)
@@ -35,13 +39,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
-}
-
-// resultBody is the reference's error body, also used for plain successes.
-type resultBody struct {
-	ResultCode        int    `json:"resultCode"`
-	ResultDescription string `json:"resultDescription"`
-	Method            string `json:"method,omitempty"`
 }
 
 // writeError answers err: a *wayfarer.Error as its kind and code say,
@@ -55,7 +52,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, m
 	if e.Method == "" {
 		e.Method = method
 	}
-	writeJSON(w, statusOf[e.Kind], resultBody{ResultCode: e.Code, ResultDescription: e.Message, Method: e.Method})
+	writeJSON(w, statusOf[e.Kind], contract.Result{ResultCode: e.Code, ResultDescription: e.Message, Method: e.Method})
 }
 
 // notFound is the reference's answer to an unknown method: 404, empty text/plain.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // searchHandlers holds the person search service; cmd/wayfarer sets it.
@@ -18,11 +19,20 @@ const contentTypeCSV = "text/csv; charset=utf-8"
 // handlePersonSearch is POST /personSearch: a JSON array of rows, or CSV
 // when reportFormat is true.
 func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) error {
+	// Permission first: a caller who may not search learns nothing about
+	// the parameters.
+	if err := s.Search.Authorize(sessionOf(r), false); err != nil {
+		return err
+	}
 	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	res, c, err := s.Search.Search(r.Context(), sessionOf(r), body)
+	c, err := wire.DecodePersonSearch(s.codec, body)
+	if err != nil {
+		return err
+	}
+	res, err := s.Search.Search(r.Context(), sessionOf(r), c)
 	if err != nil {
 		return err
 	}
@@ -32,12 +42,12 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 		h.Set("Content-Type", contentTypeCSV)
 		h.Set("Content-Disposition", attachment(c.ReportName))
 		w.WriteHeader(http.StatusOK)
-		s.logWriteError(r, res.WriteCSV(w))
+		s.logWriteError(r, wire.WriteSearchCSV(w, res))
 		return nil
 	}
 	h.Set("Content-Type", contentTypeJSON)
 	w.WriteHeader(http.StatusOK)
-	s.logWriteError(r, res.WriteJSON(w))
+	s.logWriteError(r, wire.WriteSearchJSON(w, res))
 	return nil
 }
 

@@ -188,13 +188,17 @@ func TestSearchOtherParameters(t *testing.T) {
 				[]string{}},
 			{"marketing, all must hold", `"marketing":[{"marketingElementId":"NOEMM"},{"marketingElementId":"PROMO","checked":false}]`,
 				[]string{"Abler/Ken"}},
-			{"tags by name", `"tags":[{"tagName":"vip"}]`, []string{"Abler/Hale Nicole", "Abler/Ken"}},
+			{"tags by recNo", fmt.Sprintf(`"tags":[{"recNo":%d}]`, fx.tag["VIP"]), []string{"Abler/Hale Nicole", "Abler/Ken"}},
+			{"tags by recNo and name", fmt.Sprintf(`"tags":[{"recNo":%d,"tagName":"vip"}]`, fx.tag["VIP"]), []string{"Abler/Hale Nicole", "Abler/Ken"}},
 			{"tags by recNo and value", fmt.Sprintf(`"tags":[{"tagRecNo":%d,"value":{"value":["GOLD"],"compareCondition":1}}]`, fx.tag["VIP"]),
 				[]string{"Abler/Ken"}},
-			{"tags flat value", `"tags":[{"tagName":"VIP","value":["silv"],"compareCondition":5}]`, []string{"Abler/Hale Nicole"}},
-			{"tags has not", `"tags":[{"tagName":"VIP","checked":false}]`, except("Abler/Hale Nicole", "Abler/Ken")},
-			{"tags without value", `"tags":[{"tagName":"seat","value":{"compareCondition":3}}]`, []string{"Baker/"}},
-			{"harmless parameters", `"queryOptimizerFlags":[1],"priority":3,"baseUrl":"https://example.com","readOnlyIntent":true,"skipLookup":false,"unknownThing":{"x":1}`,
+			{"tags value StartingWith", fmt.Sprintf(`"tags":[{"recNo":%d,"value":{"value":["silv"],"compareCondition":5}}]`, fx.tag["VIP"]), []string{"Abler/Hale Nicole"}},
+			{"tags has not", fmt.Sprintf(`"tags":[{"recNo":%d,"checked":false}]`, fx.tag["VIP"]), except("Abler/Hale Nicole", "Abler/Ken")},
+			{"tags without value", fmt.Sprintf(`"tags":[{"recNo":%d,"value":{"compareCondition":3}}]`, fx.tag["Seat"]), []string{"Baker/"}},
+			{"tags, null values skipped", fmt.Sprintf(`"tags":[{"recNo":%d,"value":{"value":[null],"compareCondition":4}}]`, fx.tag["VIP"]),
+				[]string{"Abler/Hale Nicole", "Abler/Ken"}},
+			{"Java client marketing", `"marketing":[{"affiliation":null,"marketingElementRecNo":null,"marketingElementId":"NOEMM","checked":null}]`, []string{"Abler/Ken"}},
+			{"harmless parameters", `"queryOptimizerFlags":[1],"priority":3,"baseUrl":"https://example.com","readOnlyIntent":true,"skipLookup":false`,
 				allNames},
 		})
 	})
@@ -404,8 +408,9 @@ func TestSearchBadInput(t *testing.T) {
 		bad(`{"UniqueId":"`+strings.Repeat("x", 65)+`"}`, 407, "UniqueId")
 		bad(`{"startingRow":-1}`, 407, "startingRow")
 		bad(`{"birthdayMonthFrom":13}`, 407, "birthdayMonthFrom")
-		bad(`{"includeColsExtended":[{"name":"x"}]}`, 408, "not supported")
-		bad(`{"personActivitySearchParams":{"completed":true}}`, 408, "not supported")
+		bad(`{"includeColsExtended":[{"name":"x"}]}`, 408, "includeColsExtended: not yet supported by Wayfarer")
+		bad(`{"personActivitySearchParams":{"completed":true}}`, 408, "personActivitySearchParams: not yet supported by Wayfarer")
+		bad(`{"tags":[{"tagName":"VIP"}]}`, 404, "Missing or blank required parameter: The RecNo field is required.")
 		bad(`{"lastName":`, 406, "Error deserializing Json")
 	})
 }
@@ -437,7 +442,7 @@ func TestSearchStrictStrings(t *testing.T) {
 		bad(`{"includeCols":["name",7]}`, 406, "expected a string, found a number", "Path 'includeCols[1]'")
 		bad(`{"includeCols":["name",{"name":"recNo"}]}`, 406, "found an object", "Path 'includeCols[1]'")
 		bad(`{"includeCols":[["name"]]}`, 406, "found an array", "Path 'includeCols[0]'")
-		bad(`{"includeCols":[true]}`, 406, "found a boolean", "Path 'includeCols[0]'")
+		bad(`{"includeCols":[true]}`, 406, "found true or false", "Path 'includeCols[0]'")
 		// an unknown column is echoed as the reference does, but never a card number
 		r = s.Do(t, "POST", "/personSearch", `{"includeCols":["4111 1111 1111 1111"]}`, testserver.Bearer(tok)...)
 		if m := wantResult(t, r, 400, 405, "Param"); m["resultDescription"] != "Invalid column: (withheld: looks like a card number)" {
@@ -447,9 +452,15 @@ func TestSearchStrictStrings(t *testing.T) {
 		if m := wantResult(t, r, 400, 405, "Param"); m["resultDescription"] != "Invalid column: nosuch" {
 			t.Errorf("unknown column: %q", m["resultDescription"])
 		}
-		bad(`{"lastName":{"value":[null],"compareCondition":1}}`, 406, "found null", "Path 'lastName.value[0]'")
-		bad(`{"commValue":{"value":["x",null],"compareCondition":3}}`, 406, "found null", "Path 'commValue.value[1]'")
-		bad(`{"tags":[{"tagName":"VIP","value":[null]}]}`, 406, "found null", "Path 'tags[0].value[0]'")
+		// null values are skipped (issue 12): nothing left to compare is 407
+		bad(`{"lastName":{"value":[null],"compareCondition":1}}`, 407, "needs at least one value", "Path 'lastName.compareCondition'")
+		for _, body := range []string{`{"commValue":{"value":["x",null],"compareCondition":3}}`, `{"lastName":{"value":[null],"compareCondition":4}}`,
+			`{"lastName":{"value":null,"compareCondition":4}}`} {
+			if r := s.Do(t, "POST", "/personSearch", body, testserver.Bearer(tok)...); r.Status != 200 {
+				t.Errorf("%s: %d %s", body, r.Status, r.Body)
+			}
+		}
+		bad(`{"tags":[{"recNo":1,"value":[null]}]}`, 406, "expected an object, found an array", "Path 'tags[0].value'")
 		// text rules: invalid UTF-8 is not silently replaced, control characters are refused
 		bad("{\"lastName\":{\"value\":[\"Abl\xff\"],\"compareCondition\":5}}", 406, "invalid UTF-8", "Path 'lastName.value[0]'")
 		bad(`{"commValue":{"value":["a\u0000b"],"compareCondition":6}}`, 407, "control character", "Path 'commValue.value[0]'")
@@ -473,8 +484,9 @@ func TestSearchStrictStrings(t *testing.T) {
 		bad(`{"commValueCountryDomain":{"value":["us, "],"compareCondition":8}}`, 407, "item 2 of 2", "Path 'commValueCountryDomain.value[0]'")
 		bad(`{"commValueCityArea":{"value":["555"," "],"compareCondition":7}}`, 407, "empty or only spaces", "Path 'commValueCityArea.value[1]'")
 		bad(`{"commValueUserSpecific":{"value":[""],"compareCondition":6}}`, 407, hint, "Path 'commValueUserSpecific.value[0]'")
-		bad(`{"tags":[{"tagName":"VIP","value":{"value":[""],"compareCondition":5}}]}`, 407, hint, "Path 'tags[0].value.value[0]'")
-		bad(`{"tags":[{"tagName":"VIP","value":[""],"compareCondition":1}]}`, 407, hint, "Path 'tags[0].value[0]'")
+		bad(fmt.Sprintf(`{"tags":[{"recNo":%d,"value":{"value":[""],"compareCondition":5}}]}`, fx.tag["VIP"]), 407, hint, "Path 'tags[0].value.value[0]'")
+		// the flat value of Wayfarer's earlier tags shape is not the reference's
+		bad(`{"tags":[{"tagName":"VIP","value":[""],"compareCondition":1}]}`, 406, "expected an object, found an array", "Path 'tags[0].value'")
 
 		// Ignore, Blank and NotBlank ignore their values, whatever they hold;
 		// spaces are compared as sent, except In/NotIn items
@@ -482,7 +494,7 @@ func TestSearchStrictStrings(t *testing.T) {
 			{"0 Ignore with an empty value", `"lastName":{"value":[""],"compareCondition":0}`, allNames},
 			{"3 Blank with an empty value", `"lastName":{"value":["",""],"compareCondition":3}`, []string{"/Nolast", "/Bob"}},
 			{"4 NotBlank with an empty list item", `"lastName":{"value":["a,,b"],"compareCondition":4}`, except("/Nolast", "/Bob")},
-			{"tag value Blank with an empty value", `"tags":[{"tagName":"Seat","value":{"value":[""],"compareCondition":3}}]`, []string{"Baker/"}},
+			{"tag value Blank with an empty value", fmt.Sprintf(`"tags":[{"recNo":%d,"value":{"value":[""],"compareCondition":3}}]`, fx.tag["Seat"]), []string{"Baker/"}},
 			{"commValue Contains a space", `"commValue":{"value":[" "],"compareCondition":6}`, []string{"Abler/Ken"}},
 			{"lastName Equal a space: no name is one", `"lastName":{"value":[" "],"compareCondition":1}`, []string{}},
 			{"In trims its items", `"lastName":{"value":[" abler , baker "],"compareCondition":7}`,

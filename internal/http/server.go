@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // Pinger reports whether the database answers (for /readyz).
@@ -24,8 +24,9 @@ type Pinger interface {
 
 // Config is the HTTP side of the configuration.
 type Config struct {
-	BodyLimit    int64  // bytes; 0 means 1 MiB
-	BuildVersion string // Wayfarer's own version, shown by /version
+	BodyLimit     int64  // bytes; 0 means 1 MiB
+	BuildVersion  string // Wayfarer's own version, shown by /version
+	UnknownFields jsoncodec.UnknownFields
 }
 
 // Server serves the Wayfarer interface.
@@ -39,6 +40,7 @@ type Server struct {
 
 	log    *slog.Logger
 	router router
+	codec  *jsoncodec.Decoder // reads every request body
 }
 
 // NewServer wires the routes; the services are set on the returned value.
@@ -46,7 +48,7 @@ func NewServer(cfg Config, log *slog.Logger) *Server {
 	if cfg.BodyLimit <= 0 {
 		cfg.BodyLimit = 1 << 20
 	}
-	s := &Server{Config: cfg, log: log}
+	s := &Server{Config: cfg, log: log, codec: jsoncodec.NewDecoder(cfg.UnknownFields, log)}
 	s.routes()
 	return s
 }

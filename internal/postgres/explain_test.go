@@ -19,10 +19,12 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/bench"
 	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/postgres"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // tracer records the statements a search sends, by text: stdlib executes
@@ -105,7 +107,7 @@ func TestExplainBenchQueries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		crit, err := wayfarer.DecodeSearchCriteria([]byte(q.Body))
+		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // column maps a wire field of a record to its column. notNull is written

@@ -21,6 +21,8 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // world is the data set: its lookups and its persons (of every agency).
@@ -662,7 +664,7 @@ func ptrField[T any](p *T, f func(*T) int64) *int64 {
 func resultJSON(t testing.TB, r *wayfarer.SearchResult) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := r.WriteJSON(&b); err != nil {
+	if err := wire.WriteSearchJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -14,6 +14,9 @@ import (
 
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // randomCriteria builds a random personSearch body from the data set's
@@ -162,21 +165,21 @@ func (w *world) randomCriteria(r *rand.Rand) map[string]any {
 			return []any{m}
 		},
 		"tags": func() any {
+			// recNo is required (404 otherwise); tagRecNo is its older name
 			m := map[string]any{}
+			key := "recNo"
+			if coin(3) {
+				key = "tagRecNo"
+			}
+			m[key] = pick(r, w.ids(w.tags, w.agency))
 			if coin(2) {
 				m["checked"] = coin(2)
 			}
-			switch r.Intn(3) {
-			case 0:
-				m["tagRecNo"] = pick(r, w.ids(w.tags, w.agency))
-			case 1:
+			if coin(3) {
 				m["tagName"] = pick(r, []string{"vip", "DIET", "none"})
 			}
-			if _, ok := m["tagRecNo"]; !ok || coin(2) {
+			if coin(2) {
 				m["value"] = strParam()
-			}
-			if len(m) == 0 || (m["tagRecNo"] == nil && m["tagName"] == nil && m["value"].(map[string]any)["compareCondition"] == 0) {
-				m["tagName"] = "VIP"
 			}
 			return []any{m}
 		},
@@ -242,7 +245,7 @@ func testSearchMatchesModel(t *testing.T, engine string) {
 	for i := range iterations {
 		body := w.randomCriteria(r)
 		raw, _ := json.Marshal(body)
-		c, err := wayfarer.DecodeSearchCriteria(raw)
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, raw)
 		if err != nil {
 			t.Fatalf("case %d: decode %s: %v", i, raw, err)
 		}
@@ -281,7 +284,7 @@ func TestSearchNeverLeavesAgency(t *testing.T) {
 	for _, p := range w.persons[w.agency] {
 		mine[p.RecNo] = true
 	}
-	c, _ := wayfarer.DecodeSearchCriteria([]byte(`{"includeCols":["recNo"]}`))
+	c, _ := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"]}`))
 	res, err := db.SearchPersons(context.Background(), wayfarer.Scope{AgencyID: w.agency}, c)
 	if err != nil {
 		t.Fatal(err)
@@ -303,9 +306,9 @@ func TestSearchSQLHasNoInput(t *testing.T) {
 	w := newWorld(t, db)
 	evil := `x'); DROP TABLE person; --`
 	body := fmt.Sprintf(`{"lastName":{"value":[%[1]q],"compareCondition":5},"firstName":{"value":[%[1]q],"compareCondition":6},
-		"commValue":{"value":[%[1]q],"compareCondition":7},"UniqueId":%[1]q,"tags":[{"tagName":%[1]q}],
+		"commValue":{"value":[%[1]q],"compareCondition":7},"UniqueId":%[1]q,"tags":[{"recNo":1,"tagName":%[1]q}],
 		"marketing":[{"marketingElementId":%[1]q}],"includeCols":["recNo","summaryCount"]}`, evil)
-	c, err := wayfarer.DecodeSearchCriteria([]byte(body))
+	c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +329,7 @@ func TestSearchReadOnlyIntentUsesReplica(t *testing.T) {
 	wr.insert(t, replica, wr.agency, wr.randomPersons(r, wr.agency, 2))
 	primary.SetReplica(replica.Primary())
 	count := func(body string) int {
-		c, err := wayfarer.DecodeSearchCriteria([]byte(body))
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -359,7 +362,7 @@ func TestSearchTrigramCandidates(t *testing.T) {
 	// an update and a delete keep the index in step
 	mustExec(t, db, "UPDATE communication SET value = '555-0199' WHERE value = '555-0100'")
 	names := func(body string) string {
-		c, err := wayfarer.DecodeSearchCriteria([]byte(`{"includeCols":["lastName"],` + body + `}`))
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["lastName"],`+body+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -444,7 +447,7 @@ func TestSearchChildFilterForms(t *testing.T) {
 			if strings.Contains(tc.body, "includeCols") {
 				body = `{` + tc.body + `}`
 			}
-			c, err := wayfarer.DecodeSearchCriteria([]byte(body))
+			c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/password"
 )
 
@@ -206,7 +207,7 @@ func (s *Server) Do(t testing.TB, method, path string, body any, headers ...stri
 	case []byte:
 		rd = bytes.NewReader(b)
 	default:
-		enc, err := json.Marshal(b)
+		enc, err := jsoncodec.Marshal(b) // as the server writes: core records encode through the codec
 		if err != nil {
 			t.Fatal(err)
 		}

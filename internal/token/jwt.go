@@ -11,9 +11,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // claims are the reference's claims plus the registered exp and iat, which

@@ -1,9 +1,7 @@
 package wayfarer
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 )
@@ -47,24 +45,9 @@ func (d Date) AddDays(n int) Date { return DateOf(d.Time().AddDate(0, 0, n)) }
 
 func (d Date) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day) }
 
-func (d Date) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
-
-func (d *Date) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return &json.UnmarshalTypeError{Value: valueKind(b), Type: reflect.TypeFor[Date]()}
-	}
-	v, err := ParseDate(s)
-	if err != nil {
-		return &json.UnmarshalTypeError{Value: "string (not a date)", Type: reflect.TypeFor[Date]()}
-	}
-	*d = v
-	return nil
-}
-
 // Timestamp is an instant, always held in UTC with microsecond precision
 // (what PostgreSQL keeps) so that == compares stored and sent values
-// reliably. On the wire it is RFC 3339 in UTC.
+// reliably. On the wire it is RFC 3339 in UTC (String).
 type Timestamp struct{ t time.Time }
 
 // TimestampOf normalizes t.
@@ -78,23 +61,23 @@ func (ts Timestamp) IsZero() bool { return ts.t.IsZero() }
 
 func (ts Timestamp) String() string { return ts.t.Format(time.RFC3339Nano) }
 
-func (ts Timestamp) MarshalJSON() ([]byte, error) { return json.Marshal(ts.String()) }
+// ParseTimestamp reads an RFC 3339 timestamp (ParseInstant).
+func ParseTimestamp(s string) (Timestamp, error) {
+	t, err := ParseInstant(s)
+	return TimestampOf(t), err
+}
 
-func (ts *Timestamp) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return &json.UnmarshalTypeError{Value: valueKind(b), Type: reflect.TypeFor[Timestamp]()}
+// ParseInstant reads an RFC 3339 instant, to the nanosecond, in UTC. A
+// space for the T is accepted; without an offset the time is UTC, which is
+// what Wayfarer sends.
+func ParseInstant(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), nil
+		}
 	}
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
-	if err != nil {
-		// An offset-less timestamp is read as UTC, which is what we send.
-		t, err = time.Parse("2006-01-02T15:04:05.999999999", strings.TrimSpace(s))
-	}
-	if err != nil {
-		return &json.UnmarshalTypeError{Value: "string (not an RFC 3339 timestamp)", Type: reflect.TypeFor[Timestamp]()}
-	}
-	*ts = TimestampOf(t)
-	return nil
+	return time.Time{}, fmt.Errorf("invalid timestamp: want RFC 3339")
 }
 
 // AgeOn is the age in whole years on day `on` of someone born on the given
@@ -137,26 +120,4 @@ func validBirthday(day, month, year Opt[int]) (field string, msg string) {
 		}
 	}
 	return "", ""
-}
-
-// valueKind names the JSON type of a value without echoing the value, which
-// could be a card number.
-func valueKind(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if s == "" {
-		return "nothing"
-	}
-	switch s[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }

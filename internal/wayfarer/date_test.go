@@ -1,7 +1,6 @@
 package wayfarer
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 )
@@ -18,45 +17,6 @@ func TestParseDate(t *testing.T) {
 		if _, err := ParseDate(s); err == nil {
 			t.Errorf("ParseDate(%q) accepted", s)
 		}
-	}
-}
-
-func TestDateJSON(t *testing.T) {
-	var v struct {
-		D Opt[Date] `json:"d,omitzero"`
-	}
-	if err := json.Unmarshal([]byte(`{"d":"02/29/2024"}`), &v); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(v)
-	if string(b) != `{"d":"2024-02-29"}` {
-		t.Errorf("got %s", b)
-	}
-	if err := json.Unmarshal([]byte(`{"d":null}`), &v); err != nil || !v.D.Present || v.D.Valid {
-		t.Errorf("null: %+v %v", v.D, err)
-	}
-	if err := json.Unmarshal([]byte(`{"d":"soon"}`), &v); err == nil {
-		t.Error("bad date accepted")
-	}
-	if err := json.Unmarshal([]byte(`{"d":20240229}`), &v); err == nil {
-		t.Error("number accepted as date")
-	}
-}
-
-func TestTimestampJSON(t *testing.T) {
-	var ts Timestamp
-	if err := json.Unmarshal([]byte(`"2024-03-01T12:00:00.1234567+02:00"`), &ts); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(ts)
-	if string(b) != `"2024-03-01T10:00:00.123456Z"` {
-		t.Errorf("got %s", b)
-	}
-	if TimestampOf(time.Date(2024, 3, 1, 10, 0, 0, 123456000, time.UTC)) != ts {
-		t.Error("normalized timestamps differ")
-	}
-	if err := json.Unmarshal([]byte(`"yesterday"`), &ts); err == nil {
-		t.Error("bad timestamp accepted")
 	}
 }
 

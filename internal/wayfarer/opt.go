@@ -1,10 +1,5 @@
 package wayfarer
 
-import (
-	"bytes"
-	"encoding/json"
-)
-
 // Opt is a field of a record that may be absent from a JSON body, present
 // as null, or present with a value. The old/new diff needs all three:
 // an absent field is left alone, a null one is cleared.
@@ -48,23 +43,19 @@ func (o Opt[T]) Equal(p Opt[T]) bool {
 	return !o.Valid || o.Value == p.Value
 }
 
-func (o Opt[T]) MarshalJSON() ([]byte, error) {
-	if !o.Valid {
-		return []byte("null"), nil
-	}
-	return json.Marshal(o.Value)
+// For codecs at the edge: a decoder calls SetNull for a null, or
+// DecodeTarget and then decodes the value into the pointer it returns; an
+// encoder writes what EncodeValue returns, or null when it reports false.
+
+// SetNull makes o a present null.
+func (o *Opt[T]) SetNull() { *o = Opt[T]{Present: true} }
+
+// DecodeTarget marks o present with a value and returns a pointer to the
+// value to decode into.
+func (o *Opt[T]) DecodeTarget() any {
+	o.Present, o.Valid = true, true
+	return &o.Value
 }
 
-func (o *Opt[T]) UnmarshalJSON(b []byte) error {
-	o.Present = true
-	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
-		var zero T
-		o.Value, o.Valid = zero, false
-		return nil
-	}
-	if err := json.Unmarshal(b, &o.Value); err != nil {
-		return err
-	}
-	o.Valid = true
-	return nil
-}
+// EncodeValue returns the value and whether there is one (false: null).
+func (o Opt[T]) EncodeValue() (any, bool) { return o.Value, o.Valid }

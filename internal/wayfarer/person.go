@@ -11,6 +11,10 @@ package wayfarer
 //	wf:"id"       identifier: matched, never diffed as a field
 //	wf:"number"   a card number field: exempt from the card-number-in-text scan
 //	wf:"in"       accepted on input only to be refused (cvvCode), never diffed
+//	wf:"unsupported" a field of the reference that Wayfarer does not serve
+//	              yet: read, refused (408) by the decoder unless null or
+//	              empty, never diffed or stored. Serving it starts by
+//	              deleting the tag.
 
 // Activity status of a person.
 const (
@@ -101,6 +105,8 @@ type Communication struct {
 	IsPrimary       Opt[bool]   `json:"isPrimary,omitzero"`
 	PermitMarketing Opt[bool]   `json:"permitMarketing,omitzero"`
 	ContactOption   Opt[int]    `json:"contactOption,omitzero"`
+	// Deprecated by the reference in favour of contactOption.
+	IsBillingContact Opt[bool] `json:"isBillingContact,omitzero" wf:"unsupported"`
 }
 
 // CardLink connects a person with a card (contract §2.6).
@@ -178,4 +184,8 @@ type PersonActionItem struct {
 	Completed               Opt[Timestamp] `json:"completed,omitzero"`
 	CompletedByAppUserRecNo Opt[int64]     `json:"completedBy_appUserRecNo,omitzero"`
 	Notes                   Opt[string]    `json:"notes,omitzero" max:"2000"`
+
+	Type                 Opt[int]    `json:"type,omitzero" wf:"unsupported"` // deprecated by the reference
+	CompletedByAppUserID Opt[string] `json:"completedBy_appUserId,omitzero" max:"64" wf:"unsupported"`
+	DocumentTemplate     Opt[int64]  `json:"documentTemplate_recNo,omitzero" wf:"unsupported"`
 }

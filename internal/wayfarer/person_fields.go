@@ -19,13 +19,14 @@ type fieldInfo struct {
 	id     bool
 	number bool
 	input  bool
+	unsupp bool // not served yet (wf:"unsupported")
 	opt    bool // an Opt[T]
 	str    bool // an Opt[string]
 }
 
 // data reports whether the field is record data that a save writes and the
 // diff compares.
-func (f fieldInfo) data() bool { return f.opt && !f.ro && !f.id && !f.input }
+func (f fieldInfo) data() bool { return f.opt && !f.ro && !f.id && !f.input && !f.unsupp }
 
 var fieldCache sync.Map // reflect.Type -> []fieldInfo
 
@@ -52,6 +53,8 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 				f.number = true
 			case "in":
 				f.input = true
+			case "unsupported":
+				f.unsupp = true
 			}
 		}
 		if sf.Type.Kind() == reflect.Struct && strings.HasPrefix(sf.Type.Name(), "Opt[") {
@@ -211,4 +214,40 @@ func FieldValue(rec any, name string) (v any, ok bool) {
 		return nil, false
 	}
 	return fv.Field(0).Interface(), true
+}
+
+// clonePerson deep-copies a save side, keeping absent, null and values apart.
+func clonePerson(p *Person) *Person { return deepCopy(reflect.ValueOf(p)).Interface().(*Person) }
+
+// deepCopy copies v with the pointers and slices it holds; everything else
+// (Opt, Date, Timestamp, strings) is a value and copied as one.
+func deepCopy(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type().Elem())
+		c.Elem().Set(deepCopy(v.Elem()))
+		return c
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		for i := range v.NumField() {
+			if c.Field(i).CanSet() {
+				c.Field(i).Set(deepCopy(v.Field(i)))
+			}
+		}
+		return c
+	}
+	return v
 }

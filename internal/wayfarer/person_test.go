@@ -1,7 +1,6 @@
 package wayfarer
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,15 +16,6 @@ const (
 	testAmex       = "378282246310005"
 )
 
-func mustPerson(t *testing.T, s string) *Person {
-	t.Helper()
-	var p Person
-	if err := json.Unmarshal([]byte(s), &p); err != nil {
-		t.Fatalf("bad test person: %v", err)
-	}
-	return &p
-}
-
 func wantCode(t *testing.T, err error, kind Kind, code int, contains string) {
 	t.Helper()
 	e := AsError(err)
@@ -34,95 +24,6 @@ func wantCode(t *testing.T, err error, kind Kind, code int, contains string) {
 	}
 	if e.Kind != kind || e.Code != code || !strings.Contains(e.Message, contains) {
 		t.Fatalf("want kind %d code %d containing %q; got kind %d code %d %q", kind, code, contains, e.Kind, e.Code, e.Message)
-	}
-}
-
-func TestPersonJSONPresence(t *testing.T) {
-	p := mustPerson(t, `{"firstName":"Ken","middleName":null,"personCardLink":[]}`)
-	if !p.FirstName.Valid || !p.MiddleName.Present || p.MiddleName.Valid || p.LastName.Present {
-		t.Errorf("presence wrong: %+v %+v %+v", p.FirstName, p.MiddleName, p.LastName)
-	}
-	if p.PersonCardLink == nil || p.PersonTag != nil {
-		t.Error("empty array must be non-nil, absent nil")
-	}
-	b, _ := json.Marshal(p)
-	if string(b) != `{"firstName":"Ken","middleName":null,"personCardLink":[]}` {
-		t.Errorf("round trip: %s", b)
-	}
-}
-
-func TestDecodePersonSaveForms(t *testing.T) {
-	old, n, err := DecodePersonSave([]byte(`{"recNo":null,"firstName":"Ken","lastName":"Abler","activeStatus":1}`))
-	if err != nil || old != nil || n.FirstName.Value != "Ken" {
-		t.Fatalf("object: %v %v %v", old, n, err)
-	}
-	old, n, err = DecodePersonSave([]byte(` [ {"firstName":"Sue"} ] `))
-	if err != nil || old != nil || n.FirstName.Value != "Sue" {
-		t.Fatalf("array: %v %v %v", old, n, err)
-	}
-	old, n, err = DecodePersonSave([]byte(`{"oldNewDataset":{"oldData":[{"recNo":5,"firstName":"A"}],"newData":[{"recNo":5,"firstName":"B"}]}}`))
-	if err != nil || old.FirstName.Value != "A" || n.FirstName.Value != "B" {
-		t.Fatalf("dataset: %v %v %v", old, n, err)
-	}
-	old, n, err = DecodePersonSave([]byte(`{"oldNewDataset":{"oldData":[],"newData":[{"firstName":"C"}]}}`))
-	if err != nil || old != nil || n.FirstName.Value != "C" {
-		t.Fatalf("dataset create: %v %v %v", old, n, err)
-	}
-}
-
-func TestDecodePersonSaveErrors(t *testing.T) {
-	cases := []struct {
-		name, body string
-		code       int
-		contains   string
-	}{
-		{"empty", ``, contract.CodeDeserialization, "empty"},
-		{"syntax", "{\n\"firstName\": }", contract.CodeDeserialization, "line 2"},
-		{"string", `"x"`, contract.CodeDeserialization, "expected a person"},
-		{"empty array", `[]`, contract.CodeInvalidValue, "exactly one person, got 0"},
-		{"two persons", `[{},{}]`, contract.CodeInvalidValue, "exactly one person, got 2"},
-		{"newData two", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{},{}]}}`, contract.CodeInvalidValue, "newData must hold exactly one person"},
-		{"newData missing", `{"oldNewDataset":{"oldData":[{"recNo":1}]}}`, contract.CodeInvalidValue, "newData"},
-		{"oldData two", `{"oldNewDataset":{"oldData":[{},{}],"newData":[{}]}}`, contract.CodeInvalidValue, "oldData must hold at most one"},
-		{"dataset not object", `{"oldNewDataset":[1]}`, contract.CodeDeserialization, "Path 'oldNewDataset'"},
-		{"card type", `{"personCardLink":[{"card":{"type":1}},{"card":{"type":"x"}}]}`, contract.CodeDeserialization, "Path 'personCardLink[1].card.type'"},
-		{"top field", `{"firstName":123}`, contract.CodeDeserialization, "Path 'firstName'"},
-		{"in array", `[{"personTag":[{"value":"a"},{"value":"b"},{"value":false}]}]`, contract.CodeDeserialization, "Path '[0].personTag[2].value'"},
-		{"in dataset", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"personCommunicationLink":[{"communication":{"isPrimary":"yes"}}]}]}}`, contract.CodeDeserialization, "Path 'oldNewDataset.newData[0].personCommunicationLink[0].communication.isPrimary'"},
-		{"date", `{"personCardLink":[{"card":{"expirationDate":"someday"}}]}`, contract.CodeDeserialization, "Path 'personCardLink[0].card.expirationDate'"},
-		{"child not array", `{"personCardLink":{"card":{}}}`, contract.CodeDeserialization, "Path 'personCardLink'"},
-		{"cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123"}}]}`, contract.CodeCardRule, "cvvCode"},
-		{"cvv old side", `{"oldNewDataset":{"oldData":[{"recNo":1,"personCardLink":[{"card":{"cvvCode":"999"}}]}],"newData":[{"recNo":1}]}}`, contract.CodeCardRule, "cvvCode"},
-		{"cvv anywhere", `{"firstName":"A","CVVCode":"1"}`, contract.CodeCardRule, "cvvCode"},
-		{"legacy card", `{"card":[{"type":1,"cardNumber":"x"}]}`, contract.CodeInvalidValue, "personCardLink"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, _, err := DecodePersonSave([]byte(c.body))
-			wantCode(t, err, KindInvalid, c.code, c.contains)
-		})
-	}
-}
-
-func TestDecodePersonSaveNeverEchoesNumbers(t *testing.T) {
-	_, _, err := DecodePersonSave([]byte(`{"firstName":4111111111111111}`))
-	if err == nil || strings.Contains(err.Error(), "4111") {
-		t.Fatalf("error must not echo the value: %v", err)
-	}
-	_, _, err = DecodePersonSave([]byte(`{"birthdayDay":4111111111111111111111}`))
-	if err == nil || strings.Contains(err.Error(), "4111") {
-		t.Fatalf("error must not echo the value: %v", err)
-	}
-	_, _, err = DecodePersonSave([]byte(`{"personCardLink":[{"card":{"cvvCode":"123"}}]}`))
-	if err == nil || strings.Contains(err.Error(), "123") {
-		t.Fatalf("error must not echo the cvv: %v", err)
-	}
-}
-
-func TestDecodeCVVEmptyIsFine(t *testing.T) {
-	_, _, err := DecodePersonSave([]byte(`{"activeStatus":1,"personCardLink":[{"card":{"type":2,"cardNumber":"L1","cvvCode":""}},{"card":{"type":2,"cardNumber":"L2","cvvCode":null}}]}`))
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -300,46 +201,6 @@ func TestValidatePhoneNumbersAreNotCards(t *testing.T) {
 	wantCode(t, err, KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
 }
 
-// The JSON text rules (CheckJSONText) run first in DecodePersonSave.
-func TestDecodePersonSaveRefusesBadText(t *testing.T) {
-	cases := []struct {
-		name, body string
-		code       int
-		contains   string
-	}{
-		{"invalid UTF-8", "{\"activeStatus\":1,\"personCommunicationLink\":[{\"communication\":{\"type\":1,\"value\":\"1\"}},{\"communication\":{\"type\":2,\"value\":\"a\xff@example.com\"}}]}",
-			contract.CodeDeserialization, "invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value'."},
-		{"invalid UTF-8 in a key", "[{\"activeStatus\":1,\"r\xe9marks\":\"x\"}]", contract.CodeDeserialization, "invalid UTF-8 in a key of this object. Path '[0]'."},
-		{"unpaired surrogate", `{"remarks":"\udead"}`, contract.CodeDeserialization, "surrogate"},
-		{"NUL", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"remarks":"x\u0000"}]}}`,
-			contract.CodeInvalidValue, "a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'oldNewDataset.newData[0].remarks'."},
-		{"DEL in a card field", `{"personCardLink":[{"card":{"type":2,"cardNumber":"L1\u007f"}}]}`, contract.CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personCardLink[0].card.cardNumber'."},
-		// Before the cvvCode rule too: the body is not text to judge.
-		{"before cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123","nameOnCard":"\b"}}]}`, contract.CodeInvalidValue, "nameOnCard"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, _, err := DecodePersonSave([]byte(c.body))
-			wantCode(t, err, KindInvalid, c.code, c.contains)
-			if e := AsError(err); e.Method != MethodPerson {
-				t.Fatalf("method %q", e.Method)
-			}
-		})
-	}
-	// Malformed JSON keeps its syntax answer.
-	_, _, err := DecodePersonSave([]byte("{\"remarks\":\"\xff\",}"))
-	wantCode(t, err, KindInvalid, contract.CodeDeserialization, "malformed JSON at line 1")
-	// Tab, line feed and carriage return are text.
-	_, n, err := DecodePersonSave([]byte(`{"activeStatus":1,"remarks":"a\tb\r\nc","lastName":"Ab\u0009ler"}`))
-	if err != nil || n.Remarks.Value != "a\tb\r\nc" || n.LastName.Value != "Ab\tler" {
-		t.Fatalf("%v %+v", err, n)
-	}
-	if err := ValidatePerson(n, true); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// ValidatePerson applies the same text rules to persons built in Go.
 func TestValidateText(t *testing.T) {
 	n := 0
 	eachStringField(fullPerson(t), func(path string, _ func(string)) {

@@ -118,12 +118,12 @@ func ValidatePerson(p *Person, create bool) error {
 	return nil
 }
 
-// validText applies CheckJSONText's text rules to a decoded field, for
-// persons that reach the service without a request body (built in Go by
-// tools, demo data or tests): valid UTF-8, and no control characters other
-// than tab, line feed and carriage return. From a request body these are
-// refused earlier, by CheckJSONText, with the same result codes as here
-// except that invalid UTF-8 there is a 406.
+// validText applies the text rules of request bodies to a decoded field,
+// for persons that reach the service without a request body (built in Go
+// by tools, demo data or tests): valid UTF-8, and no control characters
+// other than tab, line feed and carriage return. From a request body these
+// are refused earlier, by the decoder (internal/jsoncodec), with the same
+// result codes as here except that invalid UTF-8 there is a 406.
 func validText(f stringField) error {
 	if !utf8.ValidString(f.value) {
 		return invalidValue("%s is not valid UTF-8", f.path)
@@ -217,4 +217,10 @@ func containsCardNumberIn(rec any, f stringField) bool {
 		return ContainsCardNumberInPhone(f.value)
 	}
 	return ContainsCardNumber(f.value)
+}
+
+// isControlText reports whether r is a control character refused in text:
+// U+0000 to U+001F other than tab, line feed and carriage return, and U+007F.
+func isControlText(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
 }

@@ -2,9 +2,7 @@ package wayfarer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
@@ -175,10 +173,7 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	if err := ValidatePerson(p, true); err != nil {
 		return 0, err
 	}
-	n, err := clonePerson(p)
-	if err != nil {
-		return 0, err
-	}
+	n := clonePerson(p)
 	ignoreCompletedBy(n)
 	scope := sess.PersonScope()
 	if !n.BranchRecNo.Present && scope.OnlyBranch && scope.BranchID != nil {
@@ -228,14 +223,7 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 	scope := sess.PersonScope()
 	err := s.Store.UpdatePerson(ctx, scope, recNo, func(current *Person) (*PersonWrite, error) {
 		// Work on copies: nothing of the caller's records is changed.
-		o, err := clonePerson(old)
-		if err != nil {
-			return nil, err
-		}
-		n, err := clonePerson(new)
-		if err != nil {
-			return nil, err
-		}
+		o, n := clonePerson(old), clonePerson(new)
 		ignoreCompletedBy(o)
 		ignoreCompletedBy(n)
 		fillOldCardTypes(o, current)
@@ -474,20 +462,6 @@ func (s *PersonService) reconcileClearNumbers(agencyID int64, old, new *Person, 
 		}
 	}
 	return nil
-}
-
-// clonePerson deep-copies a save side through its wire form, which keeps
-// absent, null and values apart.
-func clonePerson(p *Person) (*Person, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, fmt.Errorf("clone person: %w", err)
-	}
-	var c Person
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("clone person: %w", err)
-	}
-	return &c, nil
 }
 
 // ActionItemDate is the day an action item falls due: the fixed date

@@ -2,7 +2,6 @@ package wayfarer
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -43,7 +42,7 @@ func (s *fakeStore) get(scope Scope, recNo int64) (*Person, error) {
 	if !ok || scope.AgencyID != 1 || !scope.Allows(p.BranchRecNo.Ptr(), p.AdvisorProfileRecNo.Ptr()) {
 		return nil, ErrNotFound
 	}
-	c, _ := clonePerson(p)
+	c := clonePerson(p)
 	for _, l := range c.PersonCardLink {
 		l.Card.Sealed = s.sealed[l.CardRecNo.Value]
 	}
@@ -116,8 +115,7 @@ func TestServiceLoadPermissions(t *testing.T) {
 	}{{session(everything), 11}, {other, 10}, {outOfScope, 10}, {session(everything), 0}, {session(everything), -1}} {
 		_, err := svc.Load(ctx, c.sess, c.recNo, false)
 		wantCode(t, err, KindNotFound, contract.CodeRecordNotFound, "Person not found")
-		b, _ := json.Marshal(AsError(err))
-		msgs = append(msgs, string(b))
+		msgs = append(msgs, dumpJSON(AsError(err)))
 	}
 	for _, m := range msgs[1:] {
 		if m != msgs[0] {
@@ -142,8 +140,7 @@ func TestServiceLoadAndDecrypt(t *testing.T) {
 	if !p.Age.Present || p.Age.Valid {
 		t.Fatalf("age without birthday must be null: %+v", p.Age)
 	}
-	b, _ := json.Marshal(p)
-	if strings.Contains(string(b), testVisa) || strings.Contains(string(b), "k1") {
+	if b := dumpJSON(p); strings.Contains(b, testVisa) || strings.Contains(b, "k1") {
 		t.Fatalf("load leaks: %s", b)
 	}
 
@@ -159,13 +156,7 @@ func TestServiceLoadAndDecrypt(t *testing.T) {
 	}
 }
 
-func writtenJSON(t *testing.T, w *PersonWrite) string {
-	b, err := json.Marshal(w.Changes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func writtenJSON(t *testing.T, w *PersonWrite) string { return dumpJSON(w.Changes) }
 
 func TestServiceCreate(t *testing.T) {
 	svc, st := newService(t)
@@ -492,11 +483,7 @@ func TestServiceCompletedBy(t *testing.T) {
 
 func clonePersonT(t *testing.T, p *Person) *Person {
 	t.Helper()
-	c, err := clonePerson(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return clonePerson(p)
 }
 
 // TestStampCompletedBy covers the rule on its own, without the service.

@@ -134,30 +134,30 @@ type SearchService struct {
 	MaxRows int64
 }
 
-// Search checks the Select permission (and Export for a CSV report),
-// decodes the body and runs the search.
-// Permission is checked first: a caller who may not search learns nothing
-// about the parameters.
-func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) (*SearchResult, *SearchCriteria, error) {
+// Authorize checks that sess may search (Select), and for a CSV report
+// also export (Export). A handler calls it before it reads the parameters:
+// a caller who may not search learns nothing about them.
+func (s *SearchService) Authorize(sess *Session, report bool) error {
 	if err := sess.Require(PermSelect, MethodPersonSearch); err != nil {
-		return nil, nil, err
-	}
-	c, err := DecodeSearchCriteria(body)
-	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	// A CSV report takes the list out of the application: an export.
-	if c.ReportFormat {
-		if err := sess.Require(PermExport, MethodPersonSearch); err != nil {
-			return nil, nil, err
-		}
+	if report {
+		return sess.Require(PermExport, MethodPersonSearch)
+	}
+	return nil
+}
+
+// Search runs a search with its permissions checked (Authorize).
+func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCriteria) (*SearchResult, error) {
+	if err := s.Authorize(sess, c.ReportFormat); err != nil {
+		return nil, err
 	}
 	if s.MaxRows <= 0 {
-		res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
-		return res, c, err
+		return s.Store.SearchPersons(ctx, sess.PersonScope(), c)
 	}
 	if c.RowCount > s.MaxRows {
-		return nil, c, srValueError("rowCount", "rowCount %d is more than the %d rows a search answers at most; ask for pages of at most %d",
+		return nil, searchValueError("rowCount", "rowCount %d is more than the %d rows a search answers at most; ask for pages of at most %d",
 			c.RowCount, s.MaxRows, s.MaxRows)
 	}
 	// Without a page size (or with a topRows beyond the bound), ask for one
@@ -169,11 +169,11 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) 
 	}
 	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
 	if err != nil {
-		return nil, c, err
+		return nil, err
 	}
 	if unbounded && int64(len(res.Rows)) > s.MaxRows {
-		return nil, c, srValueError("rowCount", "the search answers more than %d rows, the most one answer holds; "+
+		return nil, searchValueError("rowCount", "the search answers more than %d rows, the most one answer holds; "+
 			"ask for pages with rowCount (at most %d) and startingRow, or narrow the search", s.MaxRows, s.MaxRows)
 	}
-	return res, c, nil
+	return res, nil
 }

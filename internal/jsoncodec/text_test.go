@@ -1,4 +1,4 @@
-package wayfarer
+package jsoncodec
 
 import (
 	"bytes"
@@ -10,11 +10,23 @@ import (
 	"unicode/utf8"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
+
+// The text rules: every string the decoder reads, keys included, is valid
+// UTF-8 without unpaired surrogate escapes (406) and without control
+// characters other than tab, line feed and carriage return (407). These
+// tests decode into any, which covers every position; typed destinations
+// read their strings through the same check (codec_test.go).
+
+// checkText decodes body into any and returns the answer.
+func decodeText(body []byte, method string) error {
+	var v any
+	return Strict.Decode(body, &v, method)
+}
 
 func TestCheckJSONTextClean(t *testing.T) {
 	for _, body := range []string{
-		``,
 		`null`,
 		`{}`,
 		`[]`,
@@ -30,20 +42,24 @@ func TestCheckJSONTextClean(t *testing.T) {
 		`[[1,2],["a","b"],{"c":[{"d":"e"}]}]`,
 		strings.Repeat("[", 100) + `"deep"` + strings.Repeat("]", 100),
 	} {
-		if err := CheckJSONText([]byte(body), MethodPerson); err != nil {
-			t.Errorf("CheckJSONText(%q) = %v, want nil", body, err)
+		if err := decodeText([]byte(body), wayfarer.MethodPerson); err != nil {
+			t.Errorf("decodeText(%q) = %v, want nil", body, err)
 		}
+	}
+	if e := wayfarer.AsError(decodeText(nil, wayfarer.MethodPerson)); e == nil || e.Message != "Error deserializing Json: the request body is empty." {
+		t.Errorf("empty body: %v", e)
 	}
 }
 
-// Malformed JSON is the decoder's to report, even when it also holds bad text.
+// Malformed JSON gets one answer with one position: 406 saying where
+// reading stopped, whatever else the body holds.
 func TestCheckJSONTextLeavesMalformedToTheDecoder(t *testing.T) {
 	for _, body := range []string{
 		"{\"a\":\"\xff\"",         // unterminated object
 		"{\"a\":\"\xff",           // unterminated string
 		"{\"a\":\"\xff\"}}",       // extra closer
-		"{\"a\":\"\\u0000\"} x",   // trailing garbage
-		"{\"a\":\"\\u0000\"}{}",   // two values
+		"{\"a\":\"\xff\"} x",      // trailing garbage
+		"{\"a\":\"\xff\"}{}",      // two values
 		"{\"a\":\"\\u00\"}",       // short escape
 		"{\"a\":\"\\x41\"}",       // unknown escape
 		"{\"a\":\"tab\there\"}",   // raw control characters are not JSON
@@ -53,11 +69,23 @@ func TestCheckJSONTextLeavesMalformedToTheDecoder(t *testing.T) {
 		"\xff",
 		"{\xff:1}",
 	} {
-		if err := CheckJSONText([]byte(body), MethodPerson); err != nil {
-			t.Errorf("CheckJSONText(%q) = %v, want nil", body, err)
+		e := wayfarer.AsError(decodeText([]byte(body), wayfarer.MethodPerson))
+		if e == nil || e.Code != contract.CodeDeserialization || !strings.Contains(strings.ToLower(e.Message), "line 1, position ") {
+			t.Errorf("decodeText(%q) = %v, want a 406 with its position", body, e)
 		}
 		if json.Valid([]byte(body)) {
 			t.Errorf("fixture %q is valid JSON", body)
+		}
+	}
+}
+
+// One pass, so the first problem in the document is the answer: a control
+// character before the malformation is refused as such.
+func TestDecodeTextFirstProblemFirst(t *testing.T) {
+	for _, body := range []string{"{\"a\":\"\\u0000\"} x", "{\"a\":\"\\u0000\"}{}"} {
+		e := wayfarer.AsError(decodeText([]byte(body), wayfarer.MethodPerson))
+		if e == nil || e.Code != contract.CodeInvalidValue || !strings.HasSuffix(e.Message, "Path 'a'.") {
+			t.Errorf("%q: %v", body, e)
 		}
 	}
 }
@@ -114,17 +142,28 @@ func TestCheckJSONTextRefuses(t *testing.T) {
 			if !json.Valid([]byte(c.body)) {
 				t.Fatalf("fixture is not JSON")
 			}
-			err := CheckJSONText([]byte(c.body), MethodParam)
-			e := AsError(err)
+			err := decodeText([]byte(c.body), wayfarer.MethodParam)
+			e := wayfarer.AsError(err)
 			if e == nil {
 				t.Fatalf("want %d, got %v", c.code, err)
 			}
-			if e.Kind != KindInvalid || e.Code != c.code || e.Method != MethodParam || !strings.Contains(e.Message, c.message) {
-				t.Fatalf("got kind %d code %d method %s %q; want code %d with %q", e.Kind, e.Code, e.Method, e.Message, c.code, c.message)
+			// A 406 is a syntax answer: the position follows the path.
+			want := c.message
+			if c.code == contract.CodeDeserialization {
+				want = strings.TrimSuffix(want, ".")
 			}
-			if strings.HasPrefix(c.message, "Error") || strings.HasPrefix(c.message, "Invalid") {
-				if e.Message != c.message {
-					t.Fatalf("message %q, want %q", e.Message, c.message)
+			if e.Kind != wayfarer.KindInvalid || e.Code != c.code || e.Method != wayfarer.MethodParam || !strings.Contains(e.Message, want) {
+				t.Fatalf("got kind %d code %d method %s %q; want code %d with %q", e.Kind, e.Code, e.Method, e.Message, c.code, want)
+			}
+			switch {
+			case c.code == contract.CodeDeserialization && strings.HasPrefix(want, "Error"):
+				rest := strings.TrimPrefix(e.Message, want)
+				if !strings.HasPrefix(e.Message, want) || !strings.HasPrefix(rest, ", line 1, position ") && !strings.HasPrefix(rest, ". Line 1, position ") {
+					t.Fatalf("message %q, want %q and the position", e.Message, want)
+				}
+			case strings.HasPrefix(want, "Invalid"):
+				if e.Message != want {
+					t.Fatalf("message %q, want %q", e.Message, want)
 				}
 			}
 		})
@@ -136,10 +175,10 @@ func TestCheckJSONTextRefuses(t *testing.T) {
 func TestCheckJSONTextWithholdsOddKeys(t *testing.T) {
 	for _, key := range []string{
 		`4111111111111111`, `4111-1111-1111-1111`, `card 4111 1111 1111 1111`,
-		`\u0034111111111111111`, `k\u0041`, strings.Repeat("k", 65), `a.b`, `x'y`, ``, `Zoë`,
+		`\u0034111111111111111`, strings.Repeat("k", 65), `a.b`, `x'y`, ``, `Zoë`, `k\u0041\u00e9`,
 	} {
 		body := `{"personTag":[{"` + key + `":{"value":"\u0000"}}]}`
-		e := AsError(CheckJSONText([]byte(body), MethodPerson))
+		e := wayfarer.AsError(decodeText([]byte(body), wayfarer.MethodPerson))
 		if e == nil {
 			t.Fatalf("%s: not refused", body)
 		}
@@ -150,7 +189,11 @@ func TestCheckJSONTextWithholdsOddKeys(t *testing.T) {
 			t.Errorf("key %q echoed: %q", key, e.Message)
 		}
 	}
-	e := AsError(CheckJSONText([]byte(`{"emergency_Contact-Phone$2":"\u0000"}`), MethodPerson))
+	// a key is shown as it decodes
+	if e := wayfarer.AsError(decodeText([]byte(`{"k\u0041":"\u0000"}`), wayfarer.MethodPerson)); e == nil || !strings.HasSuffix(e.Message, "Path 'kA'.") {
+		t.Errorf("an escaped plain key: %v", e)
+	}
+	e := wayfarer.AsError(decodeText([]byte(`{"emergency_Contact-Phone$2":"\u0000"}`), wayfarer.MethodPerson))
 	if e == nil || !strings.HasSuffix(e.Message, "Path 'emergency_Contact-Phone$2'.") {
 		t.Errorf("a plain key is not shown as sent: %v", e)
 	}
@@ -163,7 +206,7 @@ func TestCheckJSONTextNeverEchoesValues(t *testing.T) {
 		`{"remarks":"4111 1111 1111 1111 \u0000"}`,
 		`{"remarks":"4111111111111111\ud800"}`,
 	} {
-		e := AsError(CheckJSONText([]byte(body), MethodPerson))
+		e := wayfarer.AsError(decodeText([]byte(body), wayfarer.MethodPerson))
 		if e == nil || strings.Contains(e.Message, "4111") || strings.Contains(e.Message, "1111") {
 			t.Errorf("%q: %v", body, e)
 		}
@@ -171,7 +214,8 @@ func TestCheckJSONTextNeverEchoesValues(t *testing.T) {
 }
 
 // TestCheckJSONTextPaths injects a problem into one random string of a
-// random document and checks the path named is where it was put.
+// random document and checks the path named is where it was put. Keys are
+// distinct within an object: a name given twice is refused on its own.
 func TestCheckJSONTextPaths(t *testing.T) {
 	outer := rand.New(rand.NewPCG(5, 6))
 	bad := []struct {
@@ -214,13 +258,14 @@ func TestCheckJSONTextPaths(t *testing.T) {
 				}
 			case x < 7:
 				sb.WriteString("{ ")
+				order := rng.Perm(len(keys))
 				for j, n := 0, rng.IntN(4); j < n; j++ {
 					if j > 0 {
 						sb.WriteString(" ,\n")
 					}
-					k := keys[rng.IntN(len(keys))]
+					k := keys[order[j]]
 					fmt.Fprintf(&sb, "%q : ", k)
-					gen(joinPath(path, k), depth+1)
+					gen(joinTestPath(path, k), depth+1)
 				}
 				sb.WriteString("}")
 			default:
@@ -229,7 +274,7 @@ func TestCheckJSONTextPaths(t *testing.T) {
 					if j > 0 {
 						sb.WriteString(",")
 					}
-					gen(indexPath(path, j), depth+1)
+					gen(fmt.Sprintf("%s[%d]", path, j), depth+1)
 				}
 				sb.WriteString(" ]")
 			}
@@ -241,7 +286,7 @@ func TestCheckJSONTextPaths(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		seed := outer.Uint64()
 		clean, paths := build(seed, -1, "")
-		if err := CheckJSONText([]byte(clean), MethodPerson); err != nil || !json.Valid([]byte(clean)) {
+		if err := decodeText([]byte(clean), wayfarer.MethodPerson); err != nil || !json.Valid([]byte(clean)) {
 			t.Fatalf("clean %q: %v", clean, err)
 		}
 		if len(paths) == 0 {
@@ -250,13 +295,22 @@ func TestCheckJSONTextPaths(t *testing.T) {
 		target := outer.IntN(len(paths))
 		b := bad[i%len(bad)]
 		body, _ := build(seed, target, b.raw)
-		e := AsError(CheckJSONText([]byte(body), MethodPerson))
+		e := wayfarer.AsError(decodeText([]byte(body), wayfarer.MethodPerson))
 		if e == nil || e.Code != b.code {
 			t.Fatalf("%q: want %d, got %v", body, b.code, e)
 		}
 		want := "."
 		if paths[target] != "" {
 			want = fmt.Sprintf(". Path '%s'.", paths[target])
+		}
+		if b.code == contract.CodeDeserialization { // a syntax answer: the position follows
+			want = strings.TrimSuffix(want, ".") + ", line"
+			if paths[target] == "" {
+				want = ". Line"
+			}
+			if i := strings.LastIndex(e.Message, want); i >= 0 {
+				e.Message = e.Message[:i+len(want)]
+			}
 		}
 		if !strings.HasSuffix(e.Message, want) || paths[target] == "" && strings.Contains(e.Message, "Path") {
 			t.Fatalf("%q: %q, want the path %q", body, e.Message, paths[target])
@@ -268,29 +322,23 @@ func TestCheckJSONTextPaths(t *testing.T) {
 	}
 }
 
-// FuzzCheckJSONText checks the promises against encoding/json: an error only
-// for JSON, nil never for JSON that holds invalid UTF-8 or a control
-// character, and an error for both.
-func FuzzCheckJSONText(f *testing.F) {
+// FuzzDecodeText checks the promises against encoding/json: every answer
+// is a 406 or a 407; what is accepted is JSON, valid UTF-8, without a
+// control character or a U+FFFD that the body did not hold.
+func FuzzDecodeText(f *testing.F) {
 	for _, s := range []string{`{"a":"b"}`, "{\"a\":\"\xff\"}", `{"a":["\u0000"]}`, `"\ud800"`, `[1,{"k":"\t"}]`, "{\"\x7f\":1}", `{"a":"\ud83d\ude42"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		err := CheckJSONText(body, MethodPerson)
-		valid := json.Valid(body)
-		if err != nil && !valid {
-			t.Fatalf("%q: refused malformed JSON: %v", body, err)
-		}
+		err := decodeText(body, wayfarer.MethodPerson)
 		if err != nil {
-			if e := AsError(err); e == nil || e.Code != contract.CodeDeserialization && e.Code != contract.CodeInvalidValue {
+			if e := wayfarer.AsError(err); e == nil || e.Code != contract.CodeDeserialization && e.Code != contract.CodeInvalidValue {
 				t.Fatalf("%q: %v", body, err)
 			}
-		}
-		if !valid {
 			return
 		}
-		if !utf8.Valid(body) && err == nil {
-			t.Fatalf("%q: invalid UTF-8 accepted", body)
+		if !json.Valid(body) || !utf8.Valid(body) {
+			t.Fatalf("%q: accepted, but not JSON or not UTF-8", body)
 		}
 		var v any
 		dec := json.NewDecoder(bytes.NewReader(body))
@@ -298,10 +346,10 @@ func FuzzCheckJSONText(f *testing.F) {
 		if e := dec.Decode(&v); e != nil {
 			t.Fatalf("%q: valid but does not decode: %v", body, e)
 		}
-		if hasControl(v) && err == nil {
+		if hasControl(v) {
 			t.Fatalf("%q: a control character accepted", body)
 		}
-		if err == nil && hasRuneError(v) && !strings.Contains(strings.ToLower(string(body)), `\ufffd`) && !strings.Contains(string(body), "\ufffd") {
+		if hasRuneError(v) && !strings.Contains(strings.ToLower(string(body)), `\ufffd`) && !strings.Contains(string(body), "\ufffd") {
 			t.Fatalf("%q: accepted, but decoding replaced something with U+FFFD", body)
 		}
 	})
@@ -328,108 +376,37 @@ func walkStrings(v any, f func(string) bool) bool {
 }
 
 func hasControl(v any) bool {
-	return walkStrings(v, func(s string) bool { return strings.ContainsFunc(s, isControlText) })
+	return walkStrings(v, func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
+	})
 }
 
 func hasRuneError(v any) bool {
 	return walkStrings(v, func(s string) bool { return strings.ContainsRune(s, utf8.RuneError) })
 }
 
-// benchPersonBody is a realistic update body: a full person on both sides,
-// with some non-ASCII text.
-func benchPersonBody() []byte {
-	p := `{"recNo":1042,"firstName":"Zoë","middleName":"M","lastName":"Ærøskøbing-Müller","courtesyTitle":"Dr.",
-		"salutation":"Liebe Zoë","birthdayDay":15,"birthdayMonth":3,"birthdayYear":1980,"birthdayNote":"Geburtstag im Urlaub",
-		"citizenship":"DE","redressNumber":"R1234567","knownTravelerNumber":"KTN98765","gender":"F","uniqueId":"u-1042",
-		"branch_recNo":1,"branchName":"Main","advisorProfile_recNo":3,"advisorName":"Alice Advisor",
-		"remarks":"Prefers aisle seats.\nVegetarian meals; allergic to nuts.\tWindow on long-haul flights to 東京.",
-		"emergencyContactName":"Jörg Müller","emergencyContactRelationship":"Bruder","emergencyContactPhone":"+49 151 1234 5678",
-		"emergencyContactEmail":"joerg@example.com","activeStatus":1,"age":46,
-		"createDateTime":"2024-01-02T03:04:05.000000Z","lastModifiedDateTime":"2026-01-02T03:04:05.000000Z",
-		"personCommunicationLink":[
-			{"person_recNo":1042,"communication_recNo":7,"communication":{"recNo":7,"type":1,"subType":"mobile","value":"+49 151 1234 5678","countryDomain":"49","cityArea":"151","userSpecific":null,"description":"Handy","isPrimary":true,"permitMarketing":false,"contactOption":null}},
-			{"person_recNo":1042,"communication_recNo":8,"communication":{"recNo":8,"type":2,"subType":"home","value":"zoe@example.com","countryDomain":null,"cityArea":null,"userSpecific":null,"description":"privat","isPrimary":true,"permitMarketing":true,"contactOption":1}}],
-		"personCardLink":[
-			{"person_recNo":1042,"card_recNo":11,"card":{"recNo":11,"type":1,"subType":null,"cardNumber":"VI 41-XXXX-1111","issueDate":null,"expirationDate":"2028-12-31","issuingCity":null,"issuingCountry":"DE","issuingCountryName":"Deutschland","description":"Firmenkarte","cardNumberToken":"tok_0123456789abcdef01234567","code":null,"nameOnCard":"ZOE MUELLER"}},
-			{"person_recNo":1042,"card_recNo":12,"card":{"recNo":12,"type":2,"subType":4,"cardNumber":"UA-778899","description":"MileagePlus Gold – Star Alliance","nameOnCard":null}},
-			{"person_recNo":1042,"card_recNo":13,"card":{"recNo":13,"type":3,"cardNumber":"C01X00T47","issueDate":"2020-01-02","expirationDate":"2030-01-01","issuingCountry":"DE","issuingCountryName":"Deutschland"}}],
-		"personMarketing":[{"person_recNo":1042,"marketingElement_recNo":2,"affiliation_recNo":null}],
-		"personTag":[{"recNo":21,"person_recNo":1042,"tag_recNo":1,"name":"VIP","value":"gold"},{"recNo":22,"person_recNo":1042,"tag_recNo":2,"name":"Dietary","value":"vegetarian, no nuts"}],
-		"personActionItemLink":[{"person_recNo":1042,"actionItem_recNo":31,"personActionItem":{"recNo":31,"description":"Call about renewal","triggerIndex":1,"triggerDaysOffset":-2,"triggerFixedDate":"2026-12-01","appUser_recNo":4,"appUserId":"agent","completed":null,"completedBy_appUserRecNo":null,"notes":"Passport expires soon.\nRemind two weeks before; offer the 東京 package."}}]}`
-	return []byte(`{"oldNewDataset":{"oldData":[` + p + `],"newData":[` + strings.Replace(p, "aisle", "window", 1) + `]}}`)
-}
-
-func BenchmarkCheckJSONText(b *testing.B) {
-	body := benchPersonBody()
-	if err := CheckJSONText(body, MethodPerson); err != nil || !json.Valid(body) {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if CheckJSONText(body, MethodPerson) != nil {
-			b.Fatal("refused")
-		}
-	}
-}
-
-// BenchmarkCheckJSONTextUnmarshal is the yardstick: json.Unmarshal of the
-// same body, once into any and once into the save's own shape.
-func BenchmarkCheckJSONTextUnmarshal(b *testing.B) {
-	body := benchPersonBody()
-	b.Run("any", func(b *testing.B) {
-		b.SetBytes(int64(len(body)))
-		b.ReportAllocs()
-		for b.Loop() {
-			var v any
-			if err := json.Unmarshal(body, &v); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("dataset", func(b *testing.B) {
-		b.SetBytes(int64(len(body)))
-		b.ReportAllocs()
-		for b.Loop() {
-			var v struct {
-				OldNewDataset struct {
-					OldData []Person `json:"oldData"`
-					NewData []Person `json:"newData"`
-				} `json:"oldNewDataset"`
-			}
-			if err := json.Unmarshal(body, &v); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-func BenchmarkDecodePersonSave(b *testing.B) {
-	body := benchPersonBody()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := DecodePersonSave(body); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// Deep bodies: the path is built in linear time, and past encoding/json's
-// depth limit the body is the decoder's to refuse.
+// Deep bodies: the path is built in linear time, and past the depth limit
+// (10000, as encoding/json's) the body is refused as malformed.
 func TestCheckJSONTextDeep(t *testing.T) {
 	for _, depth := range []int{18, 5000, 10000, 10002} { // levels: an array and an object per step
 		body := strings.Repeat(`[{"k":`, depth/2) + "\"\\u0000\"" + strings.Repeat(`}]`, depth/2)
-		err := CheckJSONText([]byte(body), MethodPerson)
+		err := decodeText([]byte(body), wayfarer.MethodPerson)
 		if !json.Valid([]byte(body)) {
-			if err != nil {
+			if e := wayfarer.AsError(err); e == nil || e.Code != contract.CodeDeserialization {
 				t.Errorf("depth %d: %v for a body encoding/json refuses", depth, err)
 			}
 			continue
 		}
 		want := strings.Repeat(`[0].k`, depth/2)
-		if e := AsError(err); e == nil || !strings.HasSuffix(e.Message, "Path '"+want+"'.") {
+		if e := wayfarer.AsError(err); e == nil || !strings.HasSuffix(e.Message, "Path '"+want+"'.") {
 			t.Errorf("depth %d: %v", depth, err)
 		}
 	}
+}
+
+func joinTestPath(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
 }

@@ -1,7 +1,6 @@
-package wayfarer
+package wire
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -9,18 +8,20 @@ import (
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
-func mustDecode(t *testing.T, body string) *SearchCriteria {
+func mustDecode(t *testing.T, body string) *wayfarer.SearchCriteria {
 	t.Helper()
-	c, err := DecodeSearchCriteria([]byte(body))
+	c, err := DecodePersonSearch(jsoncodec.Strict, []byte(body))
 	if err != nil {
 		t.Fatalf("decode %s: %v", body, err)
 	}
 	return c
 }
 
-func colNames(cols []SearchColumn) []string {
+func colNames(cols []wayfarer.SearchColumn) []string {
 	var out []string
 	for _, c := range cols {
 		out = append(out, c.Name)
@@ -28,39 +29,10 @@ func colNames(cols []SearchColumn) []string {
 	return out
 }
 
-func TestSearchColumnCatalog(t *testing.T) {
-	if len(SearchColumns) != 43 {
-		t.Errorf("catalog has %d columns, contract §2.3 has 43", len(SearchColumns))
-	}
-	seen := map[string]bool{}
-	for _, c := range SearchColumns {
-		if seen[strings.ToLower(c.Name)] {
-			t.Errorf("duplicate column %s", c.Name)
-		}
-		seen[strings.ToLower(c.Name)] = true
-	}
-	want := map[string]int{"name": 256, "tagValue": 1024, "cardDescription": 512, "cardNumber": 64, "uniqueId": 64,
-		"firstName": 64, "middleName": 64, "lastName": 64, "tagName": 64, "branchRecName": 64, "advisorProfileName": 256}
-	for n, size := range want {
-		c, ok := LookupSearchColumn(n)
-		if !ok || c.Size != size {
-			t.Errorf("%s: size %d, want %d", n, c.Size, size)
-		}
-	}
-	for _, n := range DefaultSearchColumns {
-		if _, ok := LookupSearchColumn(n); !ok {
-			t.Errorf("default column %s not in catalog", n)
-		}
-	}
-	if c, _ := LookupSearchColumn("CARDNUMBER"); c.Name != "cardNumber" || c.Group != GroupCard {
-		t.Errorf("case-insensitive lookup: %+v", c)
-	}
-}
-
 func TestDecodeEmptyAndDefaults(t *testing.T) {
 	for _, body := range []string{"", "  ", "{}", "null", `{"includeCols":null}`, `{"includeCols":[]}`} {
 		c := mustDecode(t, body)
-		if !c.DefaultCols || !reflect.DeepEqual(colNames(c.Columns), DefaultSearchColumns) {
+		if !c.DefaultCols || !reflect.DeepEqual(colNames(c.Columns), wayfarer.DefaultSearchColumns) {
 			t.Errorf("%q: columns %v", body, colNames(c.Columns))
 		}
 		if c.LastName.Active() || c.RecNo.Active() || c.StartingRow != 0 || c.RowCount != 0 {
@@ -74,28 +46,28 @@ func TestDecodeIncludeCols(t *testing.T) {
 	if got := colNames(c.Columns); !reflect.DeepEqual(got, []string{"name", "recNo", "cardNumber", "summaryCount"}) {
 		t.Errorf("columns %v", got)
 	}
-	if c.DefaultCols || !c.ShowsGroup(GroupCard) || c.ShowsGroup(GroupTag) || !c.HasColumn("summaryCount") {
+	if c.DefaultCols || !c.ShowsGroup(wayfarer.GroupCard) || c.ShowsGroup(wayfarer.GroupTag) || !c.HasColumn("summaryCount") {
 		t.Errorf("groups wrong")
 	}
 	// every catalog column is accepted
 	var all []string
-	for _, col := range SearchColumns {
+	for _, col := range wayfarer.SearchColumns {
 		all = append(all, `"`+col.Name+`"`)
 	}
 	c = mustDecode(t, `{"includeCols":[`+strings.Join(all, ",")+`]}`)
-	if len(c.Columns) != len(SearchColumns) {
+	if len(c.Columns) != len(wayfarer.SearchColumns) {
 		t.Errorf("all columns: %d", len(c.Columns))
 	}
 }
 
 func wantError(t *testing.T, body string, code int, contains ...string) {
 	t.Helper()
-	_, err := DecodeSearchCriteria([]byte(body))
-	e := AsError(err)
+	_, err := DecodePersonSearch(jsoncodec.Strict, []byte(body))
+	e := wayfarer.AsError(err)
 	if e == nil {
 		t.Fatalf("%s: want error %d, got %v", body, code, err)
 	}
-	if e.Code != code || e.Kind != KindInvalid || e.Method != MethodParam {
+	if e.Code != code || e.Kind != wayfarer.KindInvalid || e.Method != wayfarer.MethodParam {
 		t.Errorf("%s: got %d/%v/%s %q, want %d/Invalid/Param", body, e.Code, e.Kind, e.Method, e.Message, code)
 	}
 	for _, s := range contains {
@@ -107,9 +79,9 @@ func wantError(t *testing.T, body string, code int, contains ...string) {
 
 func TestDecodeInvalidColumn(t *testing.T) {
 	wantError(t, `{"includeCols":["recNo","BOGUS"]}`, contract.CodeInvalidColumn, "Invalid column: BOGUS")
-	_, err := DecodeSearchCriteria([]byte(`{"includeCols":["BOGUS"]}`))
-	if AsError(err).Message != "Invalid column: BOGUS" {
-		t.Errorf("message %q", AsError(err).Message)
+	_, err := DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["BOGUS"]}`))
+	if wayfarer.AsError(err).Message != "Invalid column: BOGUS" {
+		t.Errorf("message %q", wayfarer.AsError(err).Message)
 	}
 	wantError(t, `{"includeCols":"recNo,name"}`, contract.CodeDeserialization, "Path 'includeCols'")
 	wantError(t, `{"includeCols":["recNo",5]}`, contract.CodeDeserialization, "Path 'includeCols[1]'")
@@ -127,7 +99,7 @@ func TestDecodeShapeErrors(t *testing.T) {
 		{`{"recNo":{"value":5}}`, "recNo.value"},
 		{`{"recNo":{"value":["5"]}}`, "recNo.value[0]"},
 		{`{"recNo":{"value":[1.5]}}`, "recNo.value[0]"},
-		{`{"recNo":{"value":[null]}}`, "recNo.value[0]"},
+		{`{"recNo":{"value":[null,"1"]}}`, "recNo.value[1]"}, // a null element is skipped (TestDecodeNullValuesSkipped), a string is not
 		{`{"commType":2}`, "commType"},
 		{`{"cardType":[1,"2"]}`, "cardType[1]"},
 		{`{"activeStatus":[70000]}`, "activeStatus[0]"},
@@ -146,8 +118,9 @@ func TestDecodeShapeErrors(t *testing.T) {
 		{`{"marketing":[{"marketingElementRecNo":"x"}]}`, "marketing[0].marketingElementRecNo"},
 		{`{"marketing":[{"marketingElementId":"A","checked":"yes"}]}`, "marketing[0].checked"},
 		{`{"tags":[{"tagName":5}]}`, "tags[0].tagName"},
-		{`{"tags":[{"tagName":"VIP","value":"gold"}]}`, "tags[0].value"},
-		{`{"tags":[{"tagName":"VIP","value":{"value":"gold"}}]}`, "tags[0].value.value"},
+		{`{"tags":[{"recNo":1,"tagName":"VIP","value":"gold"}]}`, "tags[0].value"},
+		{`{"tags":[{"recNo":1,"tagName":"VIP","value":{"value":"gold"}}]}`, "tags[0].value.value"},
+		{`{"tags":[{"recNo":"1"}]}`, "tags[0].recNo"},
 		{`{"emailPermitMarketing":"no"}`, "emailPermitMarketing"},
 		{`{"actionItemCompleted":0}`, "actionItemCompleted"},
 		{`{"queryOptimizerFlags":1}`, "queryOptimizerFlags"},
@@ -159,18 +132,41 @@ func TestDecodeShapeErrors(t *testing.T) {
 		{`[]`, ""},
 		{`"x"`, ""},
 		{`{"lastName":`, "lastName"},
-		{`{"a":1}{}`, ""},
+		{`{"rowCount":1}{}`, ""},
 		{`{"LASTNAME":"Abl"}`, "LASTNAME"},
 	}
 	for _, tc := range cases {
+		if tc.path == "" { // the whole body: no path
+			wantError(t, tc.body, contract.CodeDeserialization, "Error deserializing Json")
+			continue
+		}
 		wantError(t, tc.body, contract.CodeDeserialization, "Error deserializing Json", "Path '"+tc.path+"'")
+	}
+	// one form for a wrong type, whatever the parameter
+	for body, want := range map[string]string{
+		`{"lastName":"Abl"}`:                    "Error deserializing Json: expected an object, found a string. Path 'lastName'.",
+		`{"rowCount":"10"}`:                     "Error deserializing Json: expected a whole number, found a string. Path 'rowCount'.",
+		`{"cardType":[1,"2"]}`:                  "Error deserializing Json: expected a whole number from -32768 to 32767, found a string. Path 'cardType[1]'.",
+		`{"activeStatus":[70000]}`:              "Error deserializing Json: expected a whole number from -32768 to 32767, found a number. Path 'activeStatus[0]'.",
+		`{"distinct":1}`:                        "Error deserializing Json: expected true or false, found a number. Path 'distinct'.",
+		`{"queryOptimizerFlags":[true]}`:        "Error deserializing Json: expected a whole number from -2147483648 to 2147483647, found true or false. Path 'queryOptimizerFlags[0]'.",
+		`[]`:                                    "Error deserializing Json: expected an object, found an array.",
+		`{"cardExpirationDateFrom":{"date":1}}`: "Error deserializing Json: expected a string, found a number. Path 'cardExpirationDateFrom.date'.",
+		`{"cardExpirationDateFrom":{"date":"31.12.2001"}}`: "Error deserializing Json: expected a date (YYYY-MM-DD, MM/DD/YYYY or an ISO date-time), " +
+			"found a string in another form. Path 'cardExpirationDateFrom.date'.",
+		`{"lastName":`: "Error deserializing Json: the body ends before the JSON value does. Path 'lastName', line 1, position 13.",
+	} {
+		_, err := DecodePersonSearch(jsoncodec.Strict, []byte(body))
+		if e := wayfarer.AsError(err); e == nil || e.Message != want {
+			t.Errorf("%s:\n got %v\nwant %s", body, err, want)
+		}
 	}
 }
 
 func TestDecodeNoEcho(t *testing.T) {
 	// A card number typed into the wrong field must not come back in the error.
-	_, err := DecodeSearchCriteria([]byte(`{"activeStatus":[4111111111111111]}`))
-	if e := AsError(err); e == nil || strings.Contains(e.Message, "4111") {
+	_, err := DecodePersonSearch(jsoncodec.Strict, []byte(`{"activeStatus":[4111111111111111]}`))
+	if e := wayfarer.AsError(err); e == nil || strings.Contains(e.Message, "4111") {
 		t.Errorf("error %v", err)
 	}
 }
@@ -188,8 +184,8 @@ func TestDecodeValueErrors(t *testing.T) {
 		{`{"commValueCountryDomain":{"value":["` + long + `"],"compareCondition":1}}`, "commValueCountryDomain"},
 		{`{"commValueCityArea":{"value":["12345"],"compareCondition":1}}`, "commValueCityArea"},
 		{`{"commValueUserSpecific":{"value":["` + long + `"],"compareCondition":1}}`, "commValueUserSpecific"},
-		{`{"tags":[{"tagName":"` + long + `"}]}`, "tags[0].tagName"},
-		{`{"tags":[{"tagName":"a","value":{"value":["` + strings.Repeat("v", 1025) + `"],"compareCondition":1}}]}`, "tags[0].value.value[0]"},
+		{`{"tags":[{"recNo":1,"tagName":"` + long + `"}]}`, "tags[0].tagName"},
+		{`{"tags":[{"recNo":1,"tagName":"a","value":{"value":["` + strings.Repeat("v", 1025) + `"],"compareCondition":1}}]}`, "tags[0].value.value[0]"},
 		{`{"lastName":{"value":["a"],"compareCondition":11}}`, "lastName.compareCondition"},
 		{`{"lastName":{"value":["a"],"compareCondition":-1}}`, "lastName.compareCondition"},
 		{`{"lastName":{"value":[],"compareCondition":5}}`, "needs at least one value"},
@@ -205,10 +201,14 @@ func TestDecodeValueErrors(t *testing.T) {
 		{`{"birthdayDayFrom":32}`, "birthdayDayFrom"},
 		{`{"birthdayDayTo":40}`, "birthdayDayTo"},
 		{`{"marketing":[{"checked":true}]}`, "marketing[0]"},
-		{`{"tags":[{"checked":false}]}`, "tags[0]"},
+		{`{"tags":[{"recNo":1,"tagRecNo":2}]}`, "tags[0].tagRecNo"},
 	}
 	for _, tc := range cases {
 		wantError(t, tc.body, contract.CodeInvalidValue, tc.contains)
+	}
+	// a tags entry without its tag definition: the reference's 404
+	for _, body := range []string{`{"tags":[{"checked":false}]}`, `{"tags":[{"tagName":"VIP"}]}`, `{"tags":[{"recNo":null,"value":{"value":["x"]}}]}`, `{"tags":[{"recNo":0}]}`} {
+		wantError(t, body, contract.CodeMissingParameter, "Missing or blank required parameter: The RecNo field is required.")
 	}
 	// multi-byte characters count as one
 	mustDecode(t, `{"lastName":{"value":["`+strings.Repeat("é", 64)+`"],"compareCondition":1}}`)
@@ -235,36 +235,36 @@ func TestDecodeStringParam(t *testing.T) {
 		"commValueCountryDomain":{"compareCondition":3},
 		"commValueCityArea":{"value":[],"compareCondition":0},
 		"commValueUserSpecific":{"value":["q,r"],"compareCondition":8}}`)
-	check := func(name string, got StringParam, cond StringCondition, vals ...string) {
+	check := func(name string, got wayfarer.StringParam, cond wayfarer.StringCondition, vals ...string) {
 		t.Helper()
 		if got.Cond != cond || !reflect.DeepEqual(got.Values, vals) {
 			t.Errorf("%s: %+v, want %v %q", name, got, cond, vals)
 		}
 	}
-	check("lastName", c.LastName, StrStartingWith, "Abl")
-	check("firstName", c.FirstName, StrIn, "a", "b", "c")
-	check("middleName", c.MiddleName, StrEqual, "x", "y") // missing condition means Equal
-	check("commValue", c.CommValue, StrContains, "@ex")
-	check("commValueCountryDomain", c.CommValueCountryDomain, StrBlank)
-	check("commValueCityArea", c.CommValueCityArea, StrIgnore)
-	check("commValueUserSpecific", c.CommValueUserSpecific, StrNotIn, "q", "r")
+	check("lastName", c.LastName, wayfarer.StrStartingWith, "Abl")
+	check("firstName", c.FirstName, wayfarer.StrIn, "a", "b", "c")
+	check("middleName", c.MiddleName, wayfarer.StrEqual, "x", "y") // missing condition means Equal
+	check("commValue", c.CommValue, wayfarer.StrContains, "@ex")
+	check("commValueCountryDomain", c.CommValueCountryDomain, wayfarer.StrBlank)
+	check("commValueCityArea", c.CommValueCityArea, wayfarer.StrIgnore)
+	check("commValueUserSpecific", c.CommValueUserSpecific, wayfarer.StrNotIn, "q", "r")
 	// Equal does not split
 	c = mustDecode(t, `{"lastName":{"value":["a,b"],"compareCondition":1}}`)
-	check("equal", c.LastName, StrEqual, "a,b")
+	check("equal", c.LastName, wayfarer.StrEqual, "a,b")
 	// null param is absent, explicit 0 ignores values (null elements: TestDecodeNonStringElements)
 	c = mustDecode(t, `{"lastName":{"value":["x"],"compareCondition":2},"firstName":null,"middleName":{"value":["x"],"compareCondition":0}}`)
-	check("NotEqual", c.LastName, StrNotEqual, "x")
+	check("NotEqual", c.LastName, wayfarer.StrNotEqual, "x")
 	if c.FirstName.Active() || c.MiddleName.Active() {
 		t.Error("null or Ignore param active")
 	}
-	// the last of duplicate names wins
-	c = mustDecode(t, `{"lastName":{"value":["a"],"compareCondition":1},"LastName":{"value":["b"],"compareCondition":6}}`)
-	check("dup", c.LastName, StrContains, "b")
+	// a name given twice is refused (TestSearchDecodeDuplicateNames)
+	wantError(t, `{"lastName":{"value":["a"],"compareCondition":1},"LastName":{"value":["b"],"compareCondition":6}}`,
+		contract.CodeDeserialization, "a member name that appears twice", "Path 'LastName'")
 }
 
 // stringParamFields are the parameters of type StringSearchParam, with the
 // path their value array has, and a body builder for a StringSearchParam
-// object (members) at that place. Tags hold one nested and one flat.
+// object (members) at that place.
 var stringParamFields = []struct {
 	valuePath string
 	body      func(members string) string
@@ -276,17 +276,20 @@ var stringParamFields = []struct {
 	{"commValueCountryDomain.value", func(m string) string { return `{"commValueCountryDomain":{` + m + `}}` }},
 	{"commValueCityArea.value", func(m string) string { return `{"commValueCityArea":{` + m + `}}` }},
 	{"commValueUserSpecific.value", func(m string) string { return `{"commValueUserSpecific":{` + m + `}}` }},
-	{"tags[0].value.value", func(m string) string { return `{"tags":[{"tagName":"VIP","value":{` + m + `}}]}` }},
-	{"tags[0].value", func(m string) string { return `{"tags":[{"tagName":"VIP",` + m + `}]}` }},
+	{"tags[0].value.value", func(m string) string { return `{"tags":[{"recNo":1,"tagName":"VIP","value":{` + m + `}}]}` }},
 }
 
 func TestDecodeNonStringElements(t *testing.T) {
 	// An element of a string array that is not a string is a wrong shape,
-	// null included, naming the element.
+	// naming the element; null too in includeCols (the values of a
+	// StringSearchParam skip it: TestDecodeNullValuesSkipped).
 	for _, elem := range []string{"null", "1", "1.5", "{}", `{"a":"b"}`, "[]", `["recNo"]`, "true", "false"} {
 		wantError(t, `{"includeCols":[`+elem+`]}`, contract.CodeDeserialization,
 			"Error deserializing Json: expected a string, found ", "Path 'includeCols[0]'.")
 		wantError(t, `{"includeCols":["recNo",`+elem+`,"name"]}`, contract.CodeDeserialization, "Path 'includeCols[1]'.")
+		if elem == "null" {
+			continue
+		}
 		for _, f := range stringParamFields {
 			// whatever the condition: a wrong shape is never ignored
 			for _, cond := range []string{"", `,"compareCondition":0`, `,"compareCondition":1`, `,"compareCondition":3`, `,"compareCondition":7`} {
@@ -296,12 +299,12 @@ func TestDecodeNonStringElements(t *testing.T) {
 		}
 	}
 	// the exact wording, as the other shape errors
-	_, err := DecodeSearchCriteria([]byte(`{"includeCols":[null]}`))
-	if got, want := AsError(err).Message, "Error deserializing Json: expected a string, found null. Path 'includeCols[0]'."; got != want {
+	_, err := DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":[null]}`))
+	if got, want := wayfarer.AsError(err).Message, "Error deserializing Json: expected a string, found null. Path 'includeCols[0]'."; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
-	_, err = DecodeSearchCriteria([]byte(`{"lastName":{"value":[null],"compareCondition":1}}`))
-	if got, want := AsError(err).Message, "Error deserializing Json: expected a string, found null. Path 'lastName.value[0]'."; got != want {
+	_, err = DecodePersonSearch(jsoncodec.Strict, []byte(`{"lastName":{"value":[true],"compareCondition":1}}`))
+	if got, want := wayfarer.AsError(err).Message, "Error deserializing Json: expected a string, found true or false. Path 'lastName.value[0]'."; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	// the arrays themselves may still be null or empty
@@ -324,11 +327,11 @@ func TestDecodeEmptyValues(t *testing.T) {
 		// no condition with values is Equal
 		wantError(t, f.body(`"value":[""]`), contract.CodeInvalidValue, "compareCondition 1 (Equal)", hint, "Path '"+f.valuePath+"[0]'.")
 		// Ignore, Blank and NotBlank do not use their values, whatever they hold
-		for _, cond := range []StringCondition{StrIgnore, StrBlank, StrNotBlank} {
+		for _, cond := range []wayfarer.StringCondition{wayfarer.StrIgnore, wayfarer.StrBlank, wayfarer.StrNotBlank} {
 			for _, vals := range []string{`""`, `" "`, `"a,,b"`, `"",""`, `"` + strings.Repeat("x", 2000) + `"`} {
 				body := f.body(fmt.Sprintf(`"value":[%s],"compareCondition":%d`, vals, cond))
 				c := mustDecode(t, body)
-				var p StringParam
+				var p wayfarer.StringParam
 				switch {
 				case strings.HasPrefix(f.valuePath, "tags"):
 					p = c.Tags[0].Value
@@ -372,10 +375,10 @@ func TestDecodeEmptyValues(t *testing.T) {
 			l.contains, "compareCondition 8 (NotIn)", hint, "Path 'commValue.value[0]'.")
 	}
 	// the whole description, once
-	_, err := DecodeSearchCriteria([]byte(`{"lastName":{"value":[""],"compareCondition":5}}`))
+	_, err := DecodePersonSearch(jsoncodec.Strict, []byte(`{"lastName":{"value":[""],"compareCondition":5}}`))
 	want := "Invalid value: the value is empty, and compareCondition 5 (StartingWith) needs a value to compare; " +
 		"to find blank values use compareCondition 3 (Blank) or 4 (NotBlank). Path 'lastName.value[0]'."
-	if got := AsError(err).Message; got != want {
+	if got := wayfarer.AsError(err).Message; got != want {
 		t.Errorf("message\n got %q\nwant %q", got, want)
 	}
 }
@@ -389,15 +392,15 @@ func TestDecodeWhitespaceValues(t *testing.T) {
 		"commValueCityArea":{"value":["\t"],"compareCondition":10},"commValueUserSpecific":{"value":[" x ,y"],"compareCondition":8}}`)
 	for _, tc := range []struct {
 		name string
-		got  StringParam
-		want StringParam
+		got  wayfarer.StringParam
+		want wayfarer.StringParam
 	}{
-		{"lastName", c.LastName, StringParam{StrEqual, []string{" "}}},
-		{"firstName", c.FirstName, StringParam{StrContains, []string{"  "}}},
-		{"middleName", c.MiddleName, StringParam{StrStartingWith, []string{" Ab "}}},
-		{"commValue", c.CommValue, StringParam{StrIn, []string{"a", "b"}}},
-		{"commValueCityArea", c.CommValueCityArea, StringParam{StrNotContaining, []string{"\t"}}},
-		{"commValueUserSpecific", c.CommValueUserSpecific, StringParam{StrNotIn, []string{"x", "y"}}},
+		{"lastName", c.LastName, wayfarer.StringParam{Cond: wayfarer.StrEqual, Values: []string{" "}}},
+		{"firstName", c.FirstName, wayfarer.StringParam{Cond: wayfarer.StrContains, Values: []string{"  "}}},
+		{"middleName", c.MiddleName, wayfarer.StringParam{Cond: wayfarer.StrStartingWith, Values: []string{" Ab "}}},
+		{"commValue", c.CommValue, wayfarer.StringParam{Cond: wayfarer.StrIn, Values: []string{"a", "b"}}},
+		{"commValueCityArea", c.CommValueCityArea, wayfarer.StringParam{Cond: wayfarer.StrNotContaining, Values: []string{"\t"}}},
+		{"commValueUserSpecific", c.CommValueUserSpecific, wayfarer.StringParam{Cond: wayfarer.StrNotIn, Values: []string{"x", "y"}}},
 	} {
 		if !reflect.DeepEqual(tc.got, tc.want) {
 			t.Errorf("%s: %+v, want %+v", tc.name, tc.got, tc.want)
@@ -415,17 +418,17 @@ func TestDecodeNumParam(t *testing.T) {
 		"cardSubType":{"compareCondition":3},
 		"advisorprofilerecno":{"compareCondition":4},
 		"actionItemAssignedToAppUserRecNo":{"value":[9],"compareCondition":0}}`)
-	check := func(name string, got NumParam, cond NumCondition, vals ...int64) {
+	check := func(name string, got wayfarer.NumParam, cond wayfarer.NumCondition, vals ...int64) {
 		t.Helper()
 		if got.Cond != cond || !reflect.DeepEqual(got.Values, vals) && len(vals)+len(got.Values) > 0 {
 			t.Errorf("%s: %+v, want %v %v", name, got, cond, vals)
 		}
 	}
-	check("recNo", c.RecNo, NumEqual, 1825, 1)
-	check("profileRecNo", c.ProfileRecNo, NumEqual, 3)
-	check("birthdayMonth", c.BirthdayMonth, NumNotEqual, 1, 2)
-	check("cardSubType", c.CardSubType, NumBlank)
-	check("advisor", c.AdvisorProfileRecNo, NumNotBlank)
+	check("recNo", c.RecNo, wayfarer.NumEqual, 1825, 1)
+	check("profileRecNo", c.ProfileRecNo, wayfarer.NumEqual, 3)
+	check("birthdayMonth", c.BirthdayMonth, wayfarer.NumNotEqual, 1, 2)
+	check("cardSubType", c.CardSubType, wayfarer.NumBlank)
+	check("advisor", c.AdvisorProfileRecNo, wayfarer.NumNotBlank)
 	if c.ActionItemAssignedTo.Active() {
 		t.Error("condition 0 must ignore")
 	}
@@ -440,8 +443,9 @@ func TestDecodeScalarsAndArrays(t *testing.T) {
 		"startingRow":10,"rowCount":20,"topRows":100,"baseUrl":"https://x","reportFormat":true,"reportName":"r.csv",
 		"queryOptimizerFlags":[1],"priority":5,"commType":[1,2],"cardType":[3],"activeStatus":[0,2],
 		"emailPermitMarketing":false,"phonePermitMarketing":true,"actionItemCompleted":true,
-		"birthdayMonthFrom":12,"birthdayMonthTo":1,"birthdayDayFrom":20,"birthdayDayTo":0,
-		"unknownParam":{"whatever":[1,2]}}`)
+		"birthdayMonthFrom":12,"birthdayMonthTo":1,"birthdayDayFrom":20,"birthdayDayTo":0}`)
+	// a parameter no field table knows is refused (it was ignored before issue 11)
+	wantError(t, `{"rowCount":20,"unknownParam":{"whatever":[1,2]}}`, contract.CodeDeserialization, "unknownParam: unknown field")
 	if c.UniqueID != "U-1" || !c.SkipLookup || !c.ReadOnlyIntent || !c.Distinct || c.StartingRow != 10 ||
 		c.RowCount != 20 || c.TopRows != 100 || c.BaseURL != "https://x" || !c.ReportFormat || c.ReportName != "r.csv" ||
 		!reflect.DeepEqual(c.QueryOptimizerFlags, []int64{1}) || c.Priority != 5 {
@@ -454,7 +458,7 @@ func TestDecodeScalarsAndArrays(t *testing.T) {
 		c.ActionItemCompleted == nil || !*c.ActionItemCompleted {
 		t.Error("optional bools")
 	}
-	if c.Birthday != (BirthdayRange{MonthFrom: 12, MonthTo: 1, DayFrom: 20}) {
+	if c.Birthday != (wayfarer.BirthdayRange{MonthFrom: 12, MonthTo: 1, DayFrom: 20}) {
 		t.Errorf("birthday %+v", c.Birthday)
 	}
 	c = mustDecode(t, `{"activeStatus":[],"emailPermitMarketing":null,"UniqueId":null}`)
@@ -466,7 +470,7 @@ func TestDecodeScalarsAndArrays(t *testing.T) {
 func TestDecodeDates(t *testing.T) {
 	c := mustDecode(t, `{"cardExpirationDateFrom":{"date":"12/31/2001"},"cardExpirationDateTo":{"date":"2002-01-31"},
 		"actionItemDateFrom":{"date":"1/5/2003"},"actionItemDateTo":{"date":"2003-02-01T00:00:00"}}`)
-	if c.CardExpiration != (DateRange{"2001-12-31", "2002-01-31"}) || c.ActionItemDate != (DateRange{"2003-01-05", "2003-02-01"}) {
+	if c.CardExpiration != (wayfarer.DateRange{From: "2001-12-31", To: "2002-01-31"}) || c.ActionItemDate != (wayfarer.DateRange{From: "2003-01-05", To: "2003-02-01"}) {
 		t.Errorf("dates %+v %+v", c.CardExpiration, c.ActionItemDate)
 	}
 	c = mustDecode(t, `{"createDateTimeFrom":{"dateTime":"2024-01-02T03:04:05+02:00"},"createDateTimeTo":{"date":"01/31/2024"},
@@ -492,182 +496,108 @@ func TestDecodeMarketingAndTags(t *testing.T) {
 		c.Marketing[1].ElementRecNo != nil || !c.Marketing[2].Checked {
 		t.Errorf("marketing %+v", c.Marketing)
 	}
-	c = mustDecode(t, `{"tags":[{"tagRecNo":7},{"tagName":"VIP","value":{"value":["gold"],"compareCondition":1},"checked":false},
-		{"tagName":"Diet","value":["veg"],"compareCondition":6},{"value":{"value":["x"]}}]}`)
+	// what the Java client sends: Jackson writes the nulls
+	c = mustDecode(t, `{"marketing":[{"affiliation":1,"marketingElementRecNo":null,"marketingElementId":"NOEMM","checked":null},
+		{"affiliation":2,"marketingElementRecNo":5,"marketingElementId":null,"checked":false}]}`)
+	if len(c.Marketing) != 2 || *c.Marketing[0].Affiliation != 1 || c.Marketing[0].ElementRecNo != nil || !c.Marketing[0].Checked ||
+		*c.Marketing[1].ElementRecNo != 5 || c.Marketing[1].ElementID != nil || c.Marketing[1].Checked {
+		t.Errorf("Java marketing %+v", c.Marketing)
+	}
+	wantError(t, `{"marketing":[{"affiliation":70000,"marketingElementId":"X"}]}`, contract.CodeDeserialization,
+		"expected a whole number from -32768 to 32767", "Path 'marketing[0].affiliation'")
+
+	// tags: {"recNo": <tag definition>, "value": <StringSearchParam>}, as the
+	// reference and the Java client have them; tagRecNo is still read
+	c = mustDecode(t, `{"tags":[{"tagRecNo":7},{"recNo":8,"tagName":"VIP","value":{"value":["gold"],"compareCondition":1},"checked":false},
+		{"recNo":9,"value":{"value":["veg"],"compareCondition":6}},{"recNo":10,"tagRecNo":10,"value":{"value":["x"]}},null]}`)
 	if len(c.Tags) != 4 || *c.Tags[0].TagRecNo != 7 || !c.Tags[0].Checked || c.Tags[0].Value.Active() {
 		t.Fatalf("tags %+v", c.Tags)
 	}
-	if *c.Tags[1].TagName != "VIP" || c.Tags[1].Checked || c.Tags[1].Value.Cond != StrEqual || c.Tags[1].Value.Values[0] != "gold" {
+	if *c.Tags[1].TagRecNo != 8 || *c.Tags[1].TagName != "VIP" || c.Tags[1].Checked || c.Tags[1].Value.Cond != wayfarer.StrEqual || c.Tags[1].Value.Values[0] != "gold" {
 		t.Errorf("tag 1 %+v", c.Tags[1])
 	}
-	if c.Tags[2].Value.Cond != StrContains || c.Tags[2].Value.Values[0] != "veg" {
-		t.Errorf("flat tag value %+v", c.Tags[2])
+	if c.Tags[2].Value.Cond != wayfarer.StrContains || c.Tags[2].Value.Values[0] != "veg" {
+		t.Errorf("tag value %+v", c.Tags[2])
 	}
-	if c.Tags[3].TagName != nil || c.Tags[3].Value.Cond != StrEqual {
+	if *c.Tags[3].TagRecNo != 10 || c.Tags[3].TagName != nil || c.Tags[3].Value.Cond != wayfarer.StrEqual {
 		t.Errorf("value-only tag %+v", c.Tags[3])
 	}
+	// Wayfarer's earlier flat value (beside the other members) is not the
+	// reference's shape: refused, not guessed
+	wantError(t, `{"tags":[{"recNo":9,"value":["veg"],"compareCondition":6}]}`, contract.CodeDeserialization, "Path 'tags[0].value'")
+	wantError(t, `{"tags":[{"recNo":9,"compareCondition":6}]}`, contract.CodeDeserialization,
+		"tags[0].compareCondition: unknown field")
 }
 
-func TestStringParamMatches(t *testing.T) {
-	s := func(v string) *string { return &v }
-	cases := []struct {
-		p    StringParam
-		v    *string
-		want bool
-	}{
-		{StringParam{StrIgnore, nil}, nil, true},
-		{StringParam{StrEqual, []string{"abler"}}, s("Abler"), true},
-		{StringParam{StrEqual, []string{"abler"}}, s("Ablers"), false},
-		{StringParam{StrEqual, []string{"x", "ABLER"}}, s("abler"), true},
-		{StringParam{StrEqual, []string{"abler"}}, nil, false},
-		{StringParam{StrNotEqual, []string{"abler"}}, s("Abler"), false},
-		{StringParam{StrNotEqual, []string{"abler"}}, s("Able"), true},
-		{StringParam{StrNotEqual, []string{"abler"}}, nil, true},
-		{StringParam{StrBlank, nil}, nil, true},
-		{StringParam{StrBlank, nil}, s(""), true},
-		{StringParam{StrBlank, nil}, s(" "), false},
-		{StringParam{StrNotBlank, nil}, s(""), false},
-		{StringParam{StrNotBlank, nil}, s("a"), true},
-		{StringParam{StrStartingWith, []string{"ABL"}}, s("Abler"), true},
-		{StringParam{StrStartingWith, []string{"bl"}}, s("Abler"), false},
-		{StringParam{StrContains, []string{"BLE"}}, s("Abler"), true},
-		{StringParam{StrContains, []string{"%"}}, s("Abler"), false},
-		{StringParam{StrIn, []string{"a", "abler"}}, s("ABLER"), true},
-		{StringParam{StrNotIn, []string{"a", "abler"}}, s("ABLER"), false},
-		{StringParam{StrNotStartingWith, []string{"x", "ab"}}, s("Abler"), false},
-		{StringParam{StrNotStartingWith, []string{"x"}}, nil, true},
-		{StringParam{StrNotContaining, []string{"z"}}, s("Abler"), true},
-		{StringParam{StrNotContaining, []string{"bl"}}, s("Abler"), false},
-		{StringParam{StrEqual, []string{"émile"}}, s("Émile"), false}, // ASCII folding, as SQLite
+// Null elements of value arrays are skipped, as the Java client sends them
+// (issue 12): [null] with NotBlank is a search; with a condition that
+// compares values, nothing is left to compare (407).
+func TestDecodeNullValuesSkipped(t *testing.T) {
+	for _, body := range []string{`{"lastName":{"value":[null],"compareCondition":4}}`, `{"lastName":{"value":null,"compareCondition":4}}`,
+		`{"recNo":{"value":[null],"compareCondition":4}}`, `{"recNo":{"value":null,"compareCondition":4}}`} {
+		mustDecode(t, body)
 	}
-	for _, tc := range cases {
-		if got := tc.p.Matches(tc.v); got != tc.want {
-			v := "<nil>"
-			if tc.v != nil {
-				v = *tc.v
-			}
-			t.Errorf("%v %q on %q: %v", tc.p.Cond, tc.p.Values, v, got)
-		}
+	c := mustDecode(t, `{"lastName":{"value":[null,"Abl",null],"compareCondition":5},"recNo":{"value":[null,7]}}`)
+	if c.LastName.Cond != wayfarer.StrStartingWith || !reflect.DeepEqual(c.LastName.Values, []string{"Abl"}) ||
+		c.RecNo.Cond != wayfarer.NumEqual || !reflect.DeepEqual(c.RecNo.Values, []int64{7}) {
+		t.Errorf("criteria %+v %+v", c.LastName, c.RecNo)
 	}
-}
-
-func TestNumParamMatches(t *testing.T) {
-	n := func(v int64) *int64 { return &v }
-	p := NumParam{NumEqual, []int64{1, 2}}
-	if !p.Matches(n(2)) || p.Matches(n(3)) || p.Matches(nil) {
-		t.Error("Equal")
+	for _, f := range stringParamFields {
+		wantError(t, f.body(`"value":[null],"compareCondition":1`), contract.CodeInvalidValue, "needs at least one value")
+		// a null beside an empty value: the empty one is named by its index
+		wantError(t, f.body(`"value":[null,""],"compareCondition":1`), contract.CodeInvalidValue, "Path '"+f.valuePath+"[1]'.")
 	}
-	p.Cond = NumNotEqual
-	if p.Matches(n(2)) || !p.Matches(n(3)) || !p.Matches(nil) {
-		t.Error("NotEqual")
-	}
-	if !(NumParam{Cond: NumBlank}).Matches(nil) || (NumParam{Cond: NumBlank}).Matches(n(0)) {
-		t.Error("Blank")
-	}
-	if (NumParam{Cond: NumNotBlank}).Matches(nil) || !(NumParam{Cond: NumNotBlank}).Matches(n(0)) {
-		t.Error("NotBlank")
-	}
-}
-
-func TestBirthdayRangeMatches(t *testing.T) {
-	n := func(v int64) *int64 { return &v }
-	cases := []struct {
-		r          BirthdayRange
-		month, day *int64
-		want       bool
-	}{
-		{BirthdayRange{}, nil, nil, true},
-		{BirthdayRange{MonthFrom: 3, MonthTo: 5}, n(4), nil, true},
-		{BirthdayRange{MonthFrom: 3, MonthTo: 5}, n(6), n(1), false},
-		{BirthdayRange{MonthFrom: 11, MonthTo: 2}, n(12), nil, true},
-		{BirthdayRange{MonthFrom: 11, MonthTo: 2}, n(1), nil, true},
-		{BirthdayRange{MonthFrom: 11, MonthTo: 2}, n(3), nil, false},
-		{BirthdayRange{MonthFrom: 11}, n(12), nil, true},
-		{BirthdayRange{MonthTo: 2}, n(3), nil, false},
-		{BirthdayRange{DayFrom: 28, DayTo: 3}, n(5), n(30), true},
-		{BirthdayRange{DayFrom: 28, DayTo: 3}, n(5), n(2), true},
-		{BirthdayRange{DayFrom: 28, DayTo: 3}, n(5), n(10), false},
-		{BirthdayRange{DayFrom: 10}, nil, n(10), true},
-		{BirthdayRange{MonthFrom: 12, DayFrom: 20, MonthTo: 1, DayTo: 10}, n(12), n(25), true},
-		{BirthdayRange{MonthFrom: 12, DayFrom: 20, MonthTo: 1, DayTo: 10}, n(1), n(10), true},
-		{BirthdayRange{MonthFrom: 12, DayFrom: 20, MonthTo: 1, DayTo: 10}, n(1), n(11), false},
-		{BirthdayRange{MonthFrom: 12, DayFrom: 20, MonthTo: 1, DayTo: 10}, n(12), n(19), false},
-		{BirthdayRange{MonthFrom: 12, DayFrom: 20, MonthTo: 1, DayTo: 10}, n(12), nil, false},
-		{BirthdayRange{MonthFrom: 3, DayFrom: 15, MonthTo: 4, DayTo: 15}, n(3), n(31), true},
-		{BirthdayRange{MonthFrom: 3, DayFrom: 15, MonthTo: 4, DayTo: 15}, n(4), n(16), false},
-	}
-	for _, tc := range cases {
-		if got := tc.r.Matches(tc.month, tc.day); got != tc.want {
-			t.Errorf("%+v on %v/%v: %v", tc.r, tc.month, tc.day, got)
-		}
-	}
-}
-
-func TestSearchResultJSONAndCSV(t *testing.T) {
-	rec, _ := LookupSearchColumn("recNo")
-	name, _ := LookupSearchColumn("name")
-	when, _ := LookupSearchColumn("createDateTime")
-	perm, _ := LookupSearchColumn("primaryEmailMarketingPermission")
-	exp, _ := LookupSearchColumn("cardExpDate")
-	r := &SearchResult{Columns: []SearchColumn{name, rec, when, perm, exp}, Rows: []SearchRow{
-		{"Abler/Ken", int64(7), time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), true, "2026-12-31"},
-		{"O\"Neil/<b>", int64(8), nil, nil, nil},
-	}}
-	var b bytes.Buffer
-	if err := r.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := `[{"name":"Abler/Ken","recNo":7,"createDateTime":"2024-01-02T03:04:05Z","primaryEmailMarketingPermission":true,"cardExpDate":"2026-12-31"},{"name":"O\"Neil/\u003cb\u003e","recNo":8}]`
-	if b.String() != want {
-		t.Errorf("json\n got %s\nwant %s", b.String(), want)
-	}
-	b.Reset()
-	(&SearchResult{}).WriteJSON(&b)
-	if b.String() != "[]" {
-		t.Errorf("empty: %s", b.String())
-	}
-	b.Reset()
-	r.Rows = append(r.Rows, SearchRow{"=cmd()", int64(9), nil, false, nil})
-	if err := r.WriteCSV(&b); err != nil {
-		t.Fatal(err)
-	}
-	wantCSV := "name,recNo,createDateTime,primaryEmailMarketingPermission,cardExpDate\n" +
-		"Abler/Ken,7,2024-01-02T03:04:05Z,true,2026-12-31\n" +
-		"\"O\"\"Neil/<b>\",8,,,\n" +
-		"'=cmd(),9,,false,\n"
-	if b.String() != wantCSV {
-		t.Errorf("csv\n got %q\nwant %q", b.String(), wantCSV)
-	}
+	wantError(t, `{"recNo":{"value":[null],"compareCondition":1}}`, contract.CodeInvalidValue, "needs at least one value")
+	// a null where a number array's element is required is a wrong shape
+	wantError(t, `{"activeStatus":[null]}`, contract.CodeDeserialization, "expected a whole number from -32768 to 32767, found null", "Path 'activeStatus[0]'")
 }
 
 func TestSearchParamNamesComplete(t *testing.T) {
-	if len(SearchParamNames) != len(srSearchParamsForTest()) {
-		t.Errorf("%d names, %d decoders", len(SearchParamNames), len(srSearchParamsForTest()))
+	// contract §2.4 lists 48 parameters; the Java client's base search
+	// model adds displayTagRecNo.
+	if len(SearchParamNames) != 49 {
+		t.Errorf("%d parameters, contract §2.4 has 48 and the Java client one more", len(SearchParamNames))
 	}
+	// every one is known: none is answered as an unknown field
 	for _, n := range SearchParamNames {
-		if _, ok := srSearchParamsForTest()[strings.ToLower(n)]; !ok {
-			t.Errorf("no decoder for %s", n)
+		_, err := DecodePersonSearch(jsoncodec.Strict, []byte(`{"`+n+`":null}`))
+		if e := wayfarer.AsError(err); e != nil && strings.Contains(e.Message, "unknown field") {
+			t.Errorf("%s: %v", n, err)
 		}
-	}
-	// contract §2.4 lists 48 parameters
-	if len(SearchParamNames) != 48 {
-		t.Errorf("%d parameters, contract §2.4 has 48", len(SearchParamNames))
 	}
 }
 
-func srSearchParamsForTest() map[string]srParamDecoder { return searchParams }
+// A name given twice, in any case, is refused rather than one of them
+// silently winning (it was the last one before Wayfarer read bodies typed).
+func TestSearchDecodeDuplicateNames(t *testing.T) {
+	for _, body := range []string{
+		`{"includeCols":["BOGUS"],"IncludeCols":["recNo"]}`,
+		`{"lastName":{"value":["Abl"]},"lastName":{"value":["Abl"],"compareCondition":5}}`,
+		`{"includeCols":["recNo"],"includeCols":["BOGUS"]}`,
+		`{"lastName":{"value":["a"],"compareCondition":1,"VALUE":["b"]}}`,
+	} {
+		wantError(t, body, contract.CodeDeserialization, "a member name that appears twice", "line 1, position")
+	}
+}
 
-func TestSearchDecodeLastKeyWins(t *testing.T) {
-	c, err := DecodeSearchCriteria([]byte(`{"includeCols":["BOGUS"],"IncludeCols":["recNo"],"lastName":"bad","lastName":{"value":["Abl"],"compareCondition":5}}`))
-	if err != nil {
-		t.Fatalf("an overridden value was validated: %v", err)
+// Unknown names are refused, naming the nearest known one (issue 11): a
+// typo would otherwise widen the search to the whole list.
+func TestSearchDecodeUnknownNames(t *testing.T) {
+	wantError(t, `{"lastNmae":{"value":["Abl"],"compareCondition":5}}`, contract.CodeDeserialization,
+		"lastNmae: unknown field; did you mean lastName?")
+	wantError(t, `{"lastName":{"values":["Abl"],"compareCondition":5}}`, contract.CodeDeserialization,
+		"lastName.values: unknown field; did you mean value?")
+	wantError(t, `{"marketing":[{"affiliation":1,"markteingElementId":"X"}]}`, contract.CodeDeserialization,
+		"marketing[0].markteingElementId: unknown field; did you mean marketingElementId?")
+	wantError(t, `{"zzz":1}`, contract.CodeDeserialization, "zzz: unknown field")
+	_, err := DecodePersonSearch(jsoncodec.Strict, []byte(`{"4111111111111111":1}`))
+	if e := wayfarer.AsError(err); e == nil || e.Message != "(withheld key): unknown field" {
+		t.Errorf("a card number as a name: %v", err)
 	}
-	if len(c.Columns) != 1 || c.Columns[0].Name != "recNo" || c.LastName.Cond != 5 {
-		t.Fatalf("criteria %+v", c)
-	}
-	// the last one is validated
-	if _, err := DecodeSearchCriteria([]byte(`{"includeCols":["recNo"],"includeCols":["BOGUS"]}`)); err == nil {
-		t.Fatal("the last value must be validated")
+	// with the policy set to warn, the member is skipped
+	c, err := DecodePersonSearch(jsoncodec.NewDecoder(jsoncodec.WarnUnknown, nil), []byte(`{"lastNmae":{"value":["Abl"]},"rowCount":5}`))
+	if err != nil || c.LastName.Active() || c.RowCount != 5 {
+		t.Errorf("warn: %+v %v", c, err)
 	}
 }
 
@@ -683,13 +613,13 @@ func TestDecodeSearchText(t *testing.T) {
 		{`{"lastName":{"value":["Ab\u0000"],"compareCondition":5}}`, "Path 'lastName.value[0]'", contract.CodeInvalidValue},
 		{`{"reportName":"a\u001bb"}`, "Path 'reportName'", contract.CodeInvalidValue},
 	} {
-		_, err := DecodeSearchCriteria([]byte(c.body))
-		e := AsError(err)
+		_, err := DecodePersonSearch(jsoncodec.Strict, []byte(c.body))
+		e := wayfarer.AsError(err)
 		if e == nil || e.Code != c.code || !strings.Contains(e.Message, c.want) {
 			t.Errorf("%q: %v, want code %d naming %s", c.body, err, c.code, c.want)
 		}
 	}
-	if _, err := DecodeSearchCriteria([]byte("{\"lastName\":{\"value\":[\"Zo\u00eb\\tX\"],\"compareCondition\":5}}")); err != nil {
+	if _, err := DecodePersonSearch(jsoncodec.Strict, []byte("{\"lastName\":{\"value\":[\"Zo\u00eb\\tX\"],\"compareCondition\":5}}")); err != nil {
 		t.Errorf("tab and non-ASCII letters are text: %v", err)
 	}
 }

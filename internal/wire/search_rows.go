@@ -1,40 +1,27 @@
-package wayfarer
+package wire
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
+
+// Search rows are written by hand, without reflection per row: a search
+// answer can hold 100,000 rows.
 
 // SearchTimeFormat is how DateTimeOffset columns are written.
 const SearchTimeFormat = time.RFC3339Nano
 
-// srFormatSearchValue renders a row value as text (CSV).
-func srFormatSearchValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case time.Time:
-		return x.UTC().Format(SearchTimeFormat)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// WriteJSON writes the rows as a JSON array of objects holding the
-// requested columns in request order; null values are left out.
-// Rows are gathered in one buffer, written out whenever it passes 16 KiB:
-// the writer (net/http's response) buffers on its own.
-func (r *SearchResult) WriteJSON(w io.Writer) error {
+// WriteSearchJSON writes the rows as a JSON array of objects holding the
+// requested columns in request order; null values are left out. Rows are
+// gathered in one buffer, written out whenever it passes 16 KiB: the writer
+// (net/http's response) buffers on its own.
+func WriteSearchJSON(w io.Writer, r *wayfarer.SearchResult) error {
 	buf := make([]byte, 0, min(64*len(r.Rows)+2, 20<<10))
 	buf = append(buf, '[')
 	for i, row := range r.Rows {
@@ -51,13 +38,13 @@ func (r *SearchResult) WriteJSON(w io.Writer) error {
 				buf = append(buf, ',')
 			}
 			first = false
-			buf = srAppendJSONString(buf, r.Columns[j].Name)
+			buf = jsoncodec.AppendString(buf, r.Columns[j].Name)
 			buf = append(buf, ':')
 			switch x := v.(type) {
 			case int64:
 				buf = strconv.AppendInt(buf, x, 10)
 			case string:
-				buf = srAppendJSONString(buf, x)
+				buf = jsoncodec.AppendString(buf, x)
 			case bool:
 				buf = strconv.AppendBool(buf, x)
 			case time.Time:
@@ -65,7 +52,7 @@ func (r *SearchResult) WriteJSON(w io.Writer) error {
 				buf = x.UTC().AppendFormat(buf, SearchTimeFormat)
 				buf = append(buf, '"')
 			default:
-				b, err := json.Marshal(x)
+				b, err := jsoncodec.Marshal(x)
 				if err != nil {
 					return err
 				}
@@ -85,31 +72,11 @@ func (r *SearchResult) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// srAppendJSONString appends s as a JSON string, escaping as encoding/json
-// does (including <, > and & for safety in HTML contexts).
-func srAppendJSONString(buf []byte, s string) []byte {
-	safe := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		buf = append(buf, '"')
-		buf = append(buf, s...)
-		return append(buf, '"')
-	}
-	b, _ := json.Marshal(s)
-	return append(buf, b...)
-}
-
-// WriteCSV writes the rows as CSV with a header row of column names; a
-// null is an empty field. A text starting with = + - @ or a tab gets a
+// WriteSearchCSV writes the rows as CSV with a header row of column names;
+// a null is an empty field. A text starting with = + - @ or a tab gets a
 // leading apostrophe, so a spreadsheet shows it instead of running it as a
 // formula (OWASP "CSV injection").
-func (r *SearchResult) WriteCSV(w io.Writer) error {
+func WriteSearchCSV(w io.Writer, r *wayfarer.SearchResult) error {
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(r.Columns))
 	for i, c := range r.Columns {
@@ -120,7 +87,7 @@ func (r *SearchResult) WriteCSV(w io.Writer) error {
 	}
 	for _, row := range r.Rows {
 		for i, v := range row {
-			rec[i] = srFormatSearchValue(v)
+			rec[i] = csvValue(v)
 			if s, ok := v.(string); ok && s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 				rec[i] = "'" + s
 			}
@@ -131,4 +98,22 @@ func (r *SearchResult) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvValue renders a row value as text.
+func csvValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return x.UTC().Format(SearchTimeFormat)
+	}
+	b, _ := jsoncodec.Marshal(v)
+	return string(b)
 }

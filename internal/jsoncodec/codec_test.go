@@ -1,0 +1,203 @@
+package jsoncodec
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+func TestDateJSON(t *testing.T) {
+	var v struct {
+		D wayfarer.Opt[wayfarer.Date] `json:"d,omitzero"`
+	}
+	if err := Strict.Decode([]byte(`{"d":"02/29/2024"}`), &v, "m"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Marshal(v)
+	if string(b) != `{"d":"2024-02-29"}` {
+		t.Errorf("got %s", b)
+	}
+	if err := Strict.Decode([]byte(`{"d":null}`), &v, "m"); err != nil || !v.D.Present || v.D.Valid {
+		t.Errorf("null: %+v %v", v.D, err)
+	}
+	b, _ = Marshal(v)
+	if string(b) != `{"d":null}` {
+		t.Errorf("null: %s", b)
+	}
+	v.D = wayfarer.Opt[wayfarer.Date]{}
+	if b, _ = Marshal(v); string(b) != `{}` {
+		t.Errorf("absent: %s", b)
+	}
+	for body, want := range map[string]string{
+		`{"d":"soon"}`:   "Error deserializing Json: expected a date (YYYY-MM-DD, MM/DD/YYYY or an ISO date-time), found a string in another form. Path 'd'.",
+		`{"d":20240229}`: "Error deserializing Json: expected a date (YYYY-MM-DD, MM/DD/YYYY or an ISO date-time), found a number. Path 'd'.",
+	} {
+		if e := wayfarer.AsError(Strict.Decode([]byte(body), &v, "m")); e == nil || e.Message != want {
+			t.Errorf("%s: %v", body, e)
+		}
+	}
+}
+
+func TestTimestampJSON(t *testing.T) {
+	var ts wayfarer.Timestamp
+	if err := Strict.Decode([]byte(`"2024-03-01T12:00:00.1234567+02:00"`), &ts, "m"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Marshal(ts)
+	if string(b) != `"2024-03-01T10:00:00.123456Z"` {
+		t.Errorf("got %s", b)
+	}
+	if wayfarer.TimestampOf(time.Date(2024, 3, 1, 10, 0, 0, 123456000, time.UTC)) != ts {
+		t.Error("normalized timestamps differ")
+	}
+	if err := Strict.Decode([]byte(`"yesterday"`), &ts, "m"); err == nil {
+		t.Error("bad timestamp accepted")
+	}
+}
+
+// The same mistake gets the same answer wherever it is made: the form is
+// built from the JSON kind found and the Go type expected, never the value.
+func TestOneFormForWrongTypes(t *testing.T) {
+	type inner struct {
+		N  int64                            `json:"n"`
+		S  wayfarer.Opt[string]             `json:"s"`
+		B  *bool                            `json:"b"`
+		A  []int16                          `json:"a"`
+		TS wayfarer.Opt[wayfarer.Timestamp] `json:"ts"`
+	}
+	var v struct {
+		List []inner `json:"list"`
+	}
+	for body, want := range map[string]string{
+		`{"list":[{},{"n":"1"}]}`:           "expected a whole number, found a string. Path 'list[1].n'.",
+		`{"list":[{"s":4111111111111111}]}`: "expected a string, found a number. Path 'list[0].s'.",
+		`{"list":[{"b":[]}]}`:               "expected true or false, found an array. Path 'list[0].b'.",
+		`{"list":[{"a":[1,{}]}]}`:           "expected a whole number from -32768 to 32767, found an object. Path 'list[0].a[1]'.",
+		`{"list":[{"a":[null]}]}`:           "expected a whole number from -32768 to 32767, found null. Path 'list[0].a[0]'.",
+		`{"list":[{"n":null}]}`:             "expected a whole number, found null. Path 'list[0].n'.",
+		`{"list":{}}`:                       "expected an array, found an object. Path 'list'.",
+		`{"list":[{"ts":true}]}`:            "expected a date and time (RFC 3339), found true or false. Path 'list[0].ts'.",
+		`{"list":[{"n":1e400}]}`:            "expected a whole number, found a number. Path 'list[0].n'.",
+	} {
+		e := wayfarer.AsError(Strict.Decode([]byte(body), &v, "m"))
+		if e == nil || e.Code != contract.CodeDeserialization || e.Message != "Error deserializing Json: "+want {
+			t.Errorf("%s: %v, want %q", body, e, want)
+		}
+	}
+}
+
+// One syntax error, one message, one position.
+func TestSyntaxErrorsHaveOnePosition(t *testing.T) {
+	var v struct {
+		A []map[string]any `json:"a"`
+	}
+	for body, want := range map[string]string{
+		"{\n  \"a\": [{\"x\": tru}]\n}": "Error deserializing Json: invalid character '}' in literal true (expecting 'e'). Path 'a[0].x', line 2, position 18.",
+		`{"a": [}`:                      "Error deserializing Json: invalid character '}' at start of value. Path 'a[0]', line 1, position 8.",
+		"{\"a\":[]}\n\n x":              "Error deserializing Json: invalid character 'x' after top-level value. Line 3, position 2.",
+		`{"a":[{"é":"\x"}]}`:            "Error deserializing Json: an invalid escape sequence in a string. Path 'a[0].(withheld key)', line 1, position 13.",
+		`{"a":[], "A":[]}`:              "Error deserializing Json: a member name that appears twice (names match regardless of case). Path 'A', line 1, position 10.",
+	} {
+		e := wayfarer.AsError(Strict.Decode([]byte(body), &v, "m"))
+		if e == nil || e.Code != contract.CodeDeserialization || e.Message != want {
+			t.Errorf("%q:\n got %v\nwant %s", body, e, want)
+		}
+	}
+}
+
+// Names match regardless of case but not of delimiters.
+func TestNameMatching(t *testing.T) {
+	var v struct {
+		Branch wayfarer.Opt[int64]  `json:"branch_recNo"`
+		First  wayfarer.Opt[string] `json:"firstName"`
+	}
+	if err := Strict.Decode([]byte(`{"BRANCH_RECNO":1,"firstname":"a"}`), &v, "m"); err != nil || v.Branch.Value != 1 || v.First.Value != "a" {
+		t.Fatalf("%+v %v", v, err)
+	}
+	e := wayfarer.AsError(Strict.Decode([]byte(`{"branchRecNo":1}`), &v, "m"))
+	if e == nil || e.Message != "branchRecNo: unknown field; did you mean branch_recNo?" {
+		t.Errorf("delimiter: %v", e)
+	}
+	e = wayfarer.AsError(Strict.Decode([]byte(`{"qqqqqqq":1}`), &v, "m"))
+	if e == nil || e.Message != "qqqqqqq: unknown field" {
+		t.Errorf("nothing close: %v", e)
+	}
+}
+
+// With WarnUnknown, unknown members are skipped and each path is logged
+// once per process, indexes stripped, names withheld as in errors.
+func TestWarnUnknownLogsOnce(t *testing.T) {
+	var logs bytes.Buffer
+	d := NewDecoder(WarnUnknown, slog.New(slog.NewTextHandler(&logs, nil)))
+	type item struct {
+		Name string `json:"name"`
+	}
+	var v struct {
+		Items []item `json:"items"`
+	}
+	for range 3 {
+		if err := d.Decode([]byte(`{"items":[{"name":"a","nmae":"b"},{"nmae":"c","4111111111111111":1}],"extra":{"x":1}}`), &v, "m"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v.Items[1].Name != "" || v.Items[0].Name != "a" {
+		t.Errorf("decoded %+v", v)
+	}
+	out := logs.String()
+	for _, want := range []string{"field=items[].nmae", `field="items[].(withheld key)"`, "field=extra"} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("%q logged %d times:\n%s", want, strings.Count(out, want), out)
+		}
+	}
+	if strings.Contains(out, "4111") || strings.Count(out, "level=WARN") != 3 {
+		t.Errorf("log:\n%s", out)
+	}
+}
+
+func TestUnsupportedMembers(t *testing.T) {
+	type row struct {
+		Later wayfarer.Opt[bool] `json:"later" wf:"unsupported"`
+	}
+	var v struct {
+		Rows []row          `json:"rows"`
+		Any  map[string]any `json:"any" wf:"unsupported"`
+	}
+	for _, body := range []string{`{"rows":[{"later":null}],"any":{}}`, `{"any":null}`} {
+		if err := Strict.Decode([]byte(body), &v, "m"); err != nil {
+			t.Errorf("%s: %v", body, err)
+		}
+	}
+	for body, want := range map[string]string{
+		`{"rows":[{},{"later":false}]}`: "rows[1].later: not yet supported by Wayfarer",
+		`{"any":{"a":1}}`:               "any: not yet supported by Wayfarer",
+	} {
+		v.Rows, v.Any = nil, nil // a decode merges into what v holds
+		e := wayfarer.AsError(Strict.Decode([]byte(body), &v, "m"))
+		if e == nil || e.Code != contract.CodeNotSupported || e.Message != want {
+			t.Errorf("%s: %v", body, e)
+		}
+	}
+}
+
+func TestAppendString(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":       `"plain"`,
+		`O"Neil\x`:    `"O\"Neil\\x"`,
+		"<b>&":        `"\u003cb\u003e\u0026"`,
+		"a\tb\nc\x01": `"a\tb\nc\u0001"`,
+		"Zoë 東京":      `"Zoë 東京"`,
+		"\u2028\xff":  "\"\\u2028\ufffd\"",
+	} {
+		if got := string(AppendString(nil, in)); got != want {
+			t.Errorf("%q: %s, want %s", in, got, want)
+		}
+		if b, _ := Marshal(in); string(b) != want {
+			t.Errorf("%q: Marshal %s, want %s", in, b, want)
+		}
+	}
+}

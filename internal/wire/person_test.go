@@ -1,0 +1,187 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+func wantCode(t *testing.T, err error, code int, contains string) {
+	t.Helper()
+	e := wayfarer.AsError(err)
+	if e == nil || e.Kind != wayfarer.KindInvalid || e.Code != code || !strings.Contains(e.Message, contains) || e.Method != wayfarer.MethodPerson {
+		t.Fatalf("want 400/%d/person containing %q; got %v", code, contains, err)
+	}
+}
+
+func TestPersonJSONPresence(t *testing.T) {
+	_, p, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"firstName":"Ken","middleName":null,"personCardLink":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.FirstName.Valid || !p.MiddleName.Present || p.MiddleName.Valid || p.LastName.Present {
+		t.Errorf("presence wrong: %+v %+v %+v", p.FirstName, p.MiddleName, p.LastName)
+	}
+	if p.PersonCardLink == nil || p.PersonTag != nil {
+		t.Error("empty array must be non-nil, absent nil")
+	}
+	b, _ := PersonJSON(p)
+	if string(b) != `[{"firstName":"Ken","middleName":null,"personCardLink":[]}]` {
+		t.Errorf("round trip: %s", b)
+	}
+}
+
+func TestDecodePersonSaveForms(t *testing.T) {
+	old, n, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"recNo":null,"firstName":"Ken","lastName":"Abler","activeStatus":1}`))
+	if err != nil || old != nil || n.FirstName.Value != "Ken" {
+		t.Fatalf("object: %v %v %v", old, n, err)
+	}
+	old, n, err = DecodePersonSave(jsoncodec.Strict, []byte(` [ {"firstName":"Sue"} ] `))
+	if err != nil || old != nil || n.FirstName.Value != "Sue" {
+		t.Fatalf("array: %v %v %v", old, n, err)
+	}
+	old, n, err = DecodePersonSave(jsoncodec.Strict, []byte(`{"oldNewDataset":{"oldData":[{"recNo":5,"firstName":"A"}],"newData":[{"recNo":5,"firstName":"B"}]}}`))
+	if err != nil || old.FirstName.Value != "A" || n.FirstName.Value != "B" {
+		t.Fatalf("dataset: %v %v %v", old, n, err)
+	}
+	old, n, err = DecodePersonSave(jsoncodec.Strict, []byte(`{"oldNewDataset":{"oldData":[],"newData":[{"firstName":"C"}]}}`))
+	if err != nil || old != nil || n.FirstName.Value != "C" {
+		t.Fatalf("dataset create: %v %v %v", old, n, err)
+	}
+}
+
+func TestDecodePersonSaveErrors(t *testing.T) {
+	cases := []struct {
+		name, body string
+		code       int
+		contains   string
+	}{
+		{"empty", ``, contract.CodeDeserialization, "empty"},
+		{"syntax", "{\n\"firstName\": }", contract.CodeDeserialization, "line 2"},
+		{"string", `"x"`, contract.CodeDeserialization, "Error deserializing Json: expected an object, found a string."},
+		{"dataset beside a person", `{"firstName":"A","oldNewDataset":{"newData":[{}]}}`, contract.CodeInvalidValue, "a body with oldNewDataset holds nothing else"},
+		{"unknown field", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"firstNmae":"Ann"}]}}`, contract.CodeDeserialization,
+			"oldNewDataset.newData[0].firstNmae: unknown field; did you mean firstName?"},
+		{"no underscore", `{"branchRecNo":1}`, contract.CodeDeserialization, "branchRecNo: unknown field; did you mean branch_recNo?"},
+		{"attachments", `{"activeStatus":1,"personAttachmentLink":[{"attachment":{"type":1}}]}`, contract.CodeNotSupported, "personAttachmentLink: not yet supported by Wayfarer"},
+		{"billing contact", `{"personCommunicationLink":[{"communication":{"type":1,"isBillingContact":true}}]}`, contract.CodeNotSupported,
+			"personCommunicationLink[0].communication.isBillingContact: not yet supported by Wayfarer"},
+		{"action item type", `{"personActionItemLink":[{"personActionItem":{"type":1}}]}`, contract.CodeNotSupported, "personActionItemLink[0].personActionItem.type: not yet supported"},
+		{"completed by id", `{"personActionItemLink":[{"personActionItem":{"completedBy_appUserId":"ann"}}]}`, contract.CodeNotSupported, "completedBy_appUserId: not yet supported"},
+		{"document template", `{"personActionItemLink":[{"personActionItem":{"documentTemplate_recNo":3}}]}`, contract.CodeNotSupported, "documentTemplate_recNo: not yet supported"},
+		{"empty array", `[]`, contract.CodeInvalidValue, "exactly one person, got 0"},
+		{"two persons", `[{},{}]`, contract.CodeInvalidValue, "exactly one person, got 2"},
+		{"newData two", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{},{}]}}`, contract.CodeInvalidValue, "newData must hold exactly one person"},
+		{"newData missing", `{"oldNewDataset":{"oldData":[{"recNo":1}]}}`, contract.CodeInvalidValue, "newData"},
+		{"oldData two", `{"oldNewDataset":{"oldData":[{},{}],"newData":[{}]}}`, contract.CodeInvalidValue, "oldData must hold at most one"},
+		{"dataset not object", `{"oldNewDataset":[1]}`, contract.CodeDeserialization, "Path 'oldNewDataset'"},
+		{"card type", `{"personCardLink":[{"card":{"type":1}},{"card":{"type":"x"}}]}`, contract.CodeDeserialization, "Path 'personCardLink[1].card.type'"},
+		{"top field", `{"firstName":123}`, contract.CodeDeserialization, "Path 'firstName'"},
+		{"in array", `[{"personTag":[{"value":"a"},{"value":"b"},{"value":false}]}]`, contract.CodeDeserialization, "Path '[0].personTag[2].value'"},
+		{"in dataset", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"personCommunicationLink":[{"communication":{"isPrimary":"yes"}}]}]}}`, contract.CodeDeserialization, "Path 'oldNewDataset.newData[0].personCommunicationLink[0].communication.isPrimary'"},
+		{"date", `{"personCardLink":[{"card":{"expirationDate":"someday"}}]}`, contract.CodeDeserialization, "Path 'personCardLink[0].card.expirationDate'"},
+		{"child not array", `{"personCardLink":{"card":{}}}`, contract.CodeDeserialization, "Path 'personCardLink'"},
+		{"cvv where no card is", `{"firstName":"A","CVVCode":"1"}`, contract.CodeDeserialization, "CVVCode: unknown field"},
+		{"legacy card", `{"card":[{"type":1,"cardNumber":"x"}]}`, contract.CodeInvalidValue, "personCardLink"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := DecodePersonSave(jsoncodec.Strict, []byte(c.body))
+			wantCode(t, err, c.code, c.contains)
+		})
+	}
+}
+
+func TestDecodePersonSaveNeverEchoesNumbers(t *testing.T) {
+	_, _, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"firstName":4111111111111111}`))
+	if err == nil || strings.Contains(err.Error(), "4111") {
+		t.Fatalf("error must not echo the value: %v", err)
+	}
+	_, _, err = DecodePersonSave(jsoncodec.Strict, []byte(`{"birthdayDay":4111111111111111111111}`))
+	if err == nil || strings.Contains(err.Error(), "4111") {
+		t.Fatalf("error must not echo the value: %v", err)
+	}
+	_, _, err = DecodePersonSave(jsoncodec.Strict, []byte(`{"personCardLink":[{"card":{"cvvCode":123}}]}`))
+	if err == nil || strings.Contains(err.Error(), "123") {
+		t.Fatalf("error must not echo the cvv: %v", err)
+	}
+}
+
+func TestDecodeCVVEmptyIsFine(t *testing.T) {
+	_, _, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"activeStatus":1,"personCardLink":[{"card":{"type":2,"cardNumber":"L1","cvvCode":""}},{"card":{"type":2,"cardNumber":"L2","cvvCode":null}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A cvvCode is read so that the core refuses it (410) on either side; the
+// rule is the core's (ValidatePerson, PersonService.Update).
+func TestDecodeCVVReachesTheCore(t *testing.T) {
+	_, n, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"activeStatus":1,"personCardLink":[{"card":{"type":1,"cardNumber":"4111111111111111","cvvCode":"123"}}]}`))
+	if err != nil || n.PersonCardLink[0].Card.CVVCode.Value != "123" {
+		t.Fatalf("%v %+v", err, n)
+	}
+	err = wayfarer.ValidatePerson(n, true)
+	if e := wayfarer.AsError(err); e == nil || e.Code != contract.CodeCardRule || strings.Contains(e.Message, "123") {
+		t.Fatalf("cvv: %v", err)
+	}
+	old, _, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"oldNewDataset":{"oldData":[{"recNo":1,"personCardLink":[{"card":{"cvvCode":"999"}}]}],"newData":[{"recNo":1}]}}`))
+	if err != nil || old.PersonCardLink[0].Card.CVVCode.Value != "999" {
+		t.Fatalf("old side: %v", err)
+	}
+}
+
+// The unsupported members are accepted empty, so that a body loaded from
+// the reference (which sends them as null or []) can come back.
+func TestDecodeUnsupportedEmpty(t *testing.T) {
+	_, n, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"activeStatus":1,"personAttachmentLink":[],
+		"personCommunicationLink":[{"communication":{"type":1,"value":"1","isBillingContact":null}}],
+		"personActionItemLink":[{"personActionItem":{"type":null,"completedBy_appUserId":"","documentTemplate_recNo":null}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wayfarer.ValidatePerson(n, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The text rules of the decoder come before the core's card rules.
+func TestDecodePersonSaveRefusesBadText(t *testing.T) {
+	cases := []struct {
+		name, body string
+		code       int
+		contains   string
+	}{
+		{"invalid UTF-8", "{\"activeStatus\":1,\"personCommunicationLink\":[{\"communication\":{\"type\":1,\"value\":\"1\"}},{\"communication\":{\"type\":2,\"value\":\"a\xff@example.com\"}}]}",
+			contract.CodeDeserialization, "invalid UTF-8 in a string. Path 'personCommunicationLink[1].communication.value', line 1, position"},
+		{"invalid UTF-8 in a key", "[{\"activeStatus\":1,\"r\xe9marks\":\"x\"}]", contract.CodeDeserialization, "invalid UTF-8 in a key of this object. Path '[0]', line 1, position"},
+		{"unpaired surrogate", `{"remarks":"\udead"}`, contract.CodeDeserialization, "surrogate"},
+		{"NUL", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"remarks":"x\u0000"}]}}`,
+			contract.CodeInvalidValue, "a control character (U+0000) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'oldNewDataset.newData[0].remarks'."},
+		{"DEL in a card field", `{"personCardLink":[{"card":{"type":2,"cardNumber":"L1\u007f"}}]}`, contract.CodeInvalidValue, "(U+007F) in a string; of the control characters only tab, line feed and carriage return are allowed. Path 'personCardLink[0].card.cardNumber'."},
+		// Before the cvvCode rule too: the body is not text to judge.
+		{"before cvv", `{"personCardLink":[{"card":{"type":1,"cvvCode":"123","nameOnCard":"\b"}}]}`, contract.CodeInvalidValue, "nameOnCard"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := DecodePersonSave(jsoncodec.Strict, []byte(c.body))
+			wantCode(t, err, c.code, c.contains)
+		})
+	}
+	// Malformed JSON keeps its syntax answer.
+	_, _, err := DecodePersonSave(jsoncodec.Strict, []byte("{\"remarks\":\"\xff\",}"))
+	wantCode(t, err, contract.CodeDeserialization, "Error deserializing Json: invalid UTF-8 in a string. Path 'remarks', line 1, position 13.")
+	// Tab, line feed and carriage return are text.
+	_, n, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"activeStatus":1,"remarks":"a\tb\r\nc","lastName":"Ab\u0009ler"}`))
+	if err != nil || n.Remarks.Value != "a\tb\r\nc" || n.LastName.Value != "Ab\tler" {
+		t.Fatalf("%v %+v", err, n)
+	}
+	if err := wayfarer.ValidatePerson(n, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ValidatePerson applies the same text rules to persons built in Go.
