@@ -67,3 +67,19 @@ func TestIsMaskedNumber(t *testing.T) {
 		}
 	}
 }
+
+// The search body is the contract's PersonSearchRequest; tags go out as
+// {"recNo":...,"value":{...}}, the reference's shape.
+func TestSearchBody(t *testing.T) {
+	q := client.Search().LastName(client.StartingWith, "Abl").Tag(7, client.Equal, "gold").Tag(8, 0).
+		Columns(client.ColRecNo).Page(0, 10).Param("priority", 3)
+	b, err := json.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"includeCols":["recNo"],"lastName":{"compareCondition":5,"value":["Abl"]},"priority":3,"rowCount":10,"startingRow":0,` +
+		`"tags":[{"recNo":7,"value":{"compareCondition":1,"value":["gold"]}},{"recNo":8}]}`
+	if string(b) != want {
+		t.Errorf("body\n got %s\nwant %s", b, want)
+	}
+}

@@ -201,3 +201,14 @@ func TestAppendString(t *testing.T) {
 		}
 	}
 }
+
+func TestParseUnknownFields(t *testing.T) {
+	for s, want := range map[string]UnknownFields{"": RejectUnknown, "reject": RejectUnknown, "warn": WarnUnknown} {
+		if got, err := ParseUnknownFields(s); err != nil || got != want {
+			t.Errorf("%q: %v %v", s, got, err)
+		}
+	}
+	if _, err := ParseUnknownFields("ignore"); err == nil {
+		t.Error("ignore accepted")
+	}
+}

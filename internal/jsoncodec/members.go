@@ -133,15 +133,22 @@ func shownName(name string) string {
 }
 
 // nearest is the declared name of t closest to name (case-insensitive edit
-// distance, a swap of neighbours counting one), or "" when none is close.
+// distance, a swap of neighbours counting one, a name cut short counting
+// half its missing end), or "" when none is close.
 func nearest(t reflect.Type, name string) string {
 	t = valueType(t)
 	if t == nil || t.Kind() != reflect.Struct {
 		return ""
 	}
 	best, bestD := "", max(2, len(name)/3)+1
+	lower := strings.ToLower(name)
 	for _, m := range membersOf(t) {
-		if d := distance(strings.ToLower(name), strings.ToLower(m.name)); d < bestD {
+		known := strings.ToLower(m.name)
+		d := distance(lower, known)
+		if len(lower) >= 3 && strings.HasPrefix(known, lower) {
+			d = min(d, (len(known)-len(lower)+1)/2) // a name cut short: "user" for userName
+		}
+		if d < bestD {
 			best, bestD = m.name, d
 		}
 	}

@@ -108,6 +108,7 @@ func TestSearchMistakes(t *testing.T) {
 		"email and phone":     client.Search().Email(client.Contains, "a").Phone(client.Contains, "1"),
 		"negative page":       client.Search().Page(-1, 10),
 		"unknown condition 0": client.Search().FirstName(0, "x"),
+		"tag condition":       client.Search().Tag(1, 42, "x"),
 	} {
 		if q.Err() == nil {
 			t.Errorf("%s: no error", name)
@@ -115,6 +116,11 @@ func TestSearchMistakes(t *testing.T) {
 		if _, err := c.Search(ctx, q); err == nil || client.ResultCode(err) != -1 {
 			t.Errorf("%s: sent anyway: %v", name, err)
 		}
+	}
+	// a tags filter goes out in the reference's shape, {"recNo":...}: the
+	// server takes it (an entry without recNo would be 404)
+	if page, err := c.Search(ctx, client.Search().Tag(424242, client.Equal, "gold").Tag(424243, 0)); err != nil || len(page.Rows) != 0 {
+		t.Fatalf("tag search: %v %v", page, err)
 	}
 	_, err := c.Search(ctx, client.Search().Param("includeCols", []string{"BOGUS"}))
 	if !client.IsInvalid(err) || client.ResultCode(err) != client.CodeInvalidColumn {
