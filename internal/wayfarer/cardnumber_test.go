@@ -174,7 +174,6 @@ func TestMaskValidatedNumbersRoundTrip(t *testing.T) {
 	}
 }
 
-
 func TestContainsCardNumber(t *testing.T) {
 	tests := []struct {
 		in   string
