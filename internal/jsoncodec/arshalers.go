@@ -37,14 +37,12 @@ type controlChar struct {
 func (c *controlChar) Error() string { return "control character" }
 
 var unmarshalers = json.JoinUnmarshalers(
-	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, o optional) error {
-		if dec.PeekKind() == 'n' {
-			o.SetNull()
-			_, err := dec.ReadToken()
-			return err
-		}
-		return json.UnmarshalDecode(dec, o.DecodeTarget())
-	}),
+	// The Opt types the core uses, each by its own type: an interface
+	// unmarshaler costs a reflect conversion per value. The interface one
+	// after them serves any other Opt[T].
+	optUnmarshaler[int](), optUnmarshaler[int64](), optUnmarshaler[string](), optUnmarshaler[bool](),
+	optUnmarshaler[wayfarer.Date](), optUnmarshaler[wayfarer.Timestamp](),
+	json.UnmarshalFromFunc(unmarshalOpt[optional]),
 	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, s *string) error {
 		v, err := readString(dec)
 		*s = v
@@ -67,6 +65,21 @@ var unmarshalers = json.JoinUnmarshalers(
 	json.UnmarshalFromFunc(unmarshalAny),
 	refuseNull[int](), refuseNull[int16](), refuseNull[int32](), refuseNull[int64](), refuseNull[bool](),
 )
+
+func optUnmarshaler[T comparable]() *json.Unmarshalers {
+	return json.UnmarshalFromFunc(unmarshalOpt[*wayfarer.Opt[T]])
+}
+
+// unmarshalOpt reads an Opt: null makes it a present null, anything else
+// its value.
+func unmarshalOpt[O optional](dec *jsontext.Decoder, o O) error {
+	if dec.PeekKind() == 'n' {
+		o.SetNull()
+		_, err := dec.ReadToken()
+		return err
+	}
+	return json.UnmarshalDecode(dec, o.DecodeTarget())
+}
 
 // readString reads a string and checks it for control characters; anything
 // else is left to the default decoding (ErrUnsupported), except a null,
@@ -175,13 +188,9 @@ func refuseNull[T any]() *json.Unmarshalers {
 }
 
 var marshalers = json.JoinMarshalers(
-	json.MarshalToFunc(func(enc *jsontext.Encoder, o optionalValue) error {
-		v, ok := o.EncodeValue()
-		if !ok {
-			return enc.WriteToken(jsontext.Null)
-		}
-		return json.MarshalEncode(enc, v)
-	}),
+	optMarshaler[int](), optMarshaler[int64](), optMarshaler[string](), optMarshaler[bool](),
+	optMarshaler[wayfarer.Date](), optMarshaler[wayfarer.Timestamp](),
+	json.MarshalToFunc(marshalOpt[optionalValue]),
 	json.MarshalToFunc(func(enc *jsontext.Encoder, d wayfarer.Date) error {
 		return enc.WriteToken(jsontext.String(d.String()))
 	}),
@@ -189,3 +198,16 @@ var marshalers = json.JoinMarshalers(
 		return enc.WriteToken(jsontext.String(ts.String()))
 	}),
 )
+
+func optMarshaler[T comparable]() *json.Marshalers {
+	return json.MarshalToFunc(marshalOpt[wayfarer.Opt[T]])
+}
+
+// marshalOpt writes an Opt's value, or null (omitzero leaves out an absent one).
+func marshalOpt[O optionalValue](enc *jsontext.Encoder, o O) error {
+	v, ok := o.EncodeValue()
+	if !ok {
+		return enc.WriteToken(jsontext.Null)
+	}
+	return json.MarshalEncode(enc, v)
+}

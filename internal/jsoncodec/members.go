@@ -75,7 +75,7 @@ func deref(t reflect.Type) reflect.Type {
 // an Opt[T] read as its T; nil for an interface (any shape).
 func valueType(t reflect.Type) reflect.Type {
 	t = deref(t)
-	if t != nil && t.Kind() == reflect.Struct && reflect.PointerTo(t).Implements(optionalType) {
+	if t != nil && t.Kind() == reflect.Struct && isOpt(t) {
 		t = reflect.TypeOf(reflect.New(t).Interface().(optional).DecodeTarget()).Elem()
 	}
 	if t != nil && t.Kind() == reflect.Interface {
@@ -224,39 +224,54 @@ func unknownPaths(body []byte, t reflect.Type) []string {
 // findUnsupported returns the path of the first member tagged
 // wf:"unsupported" that holds something (not absent, null, "", [] or {}).
 func findUnsupported(v reflect.Value, path string) string {
+	if found, p := unsupportedIn(v); found {
+		return strings.TrimPrefix(path+p, ".")
+	}
+	return ""
+}
+
+// unsupportedIn walks v; the path is built only for what it finds.
+func unsupportedIn(v reflect.Value) (bool, string) {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			return findUnsupported(v.Elem(), path)
+			return unsupportedIn(v.Elem())
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if p := findUnsupported(v.Index(i), path+"["+strconv.Itoa(i)+"]"); p != "" {
-				return p
+			if found, p := unsupportedIn(v.Index(i)); found {
+				return true, "[" + strconv.Itoa(i) + "]" + p
 			}
 		}
 	case reflect.Struct:
-		if !mayHoldUnsupported(v.Type()) {
-			return ""
+		if isOpt(v.Type()) {
+			return false, "" // a value: nothing inside is a member
 		}
 		for _, m := range membersOf(v.Type()) {
 			f, err := v.FieldByIndexErr(m.index)
 			if err != nil {
 				continue // inside a nil embedded pointer
 			}
-			p := m.name
-			if path != "" {
-				p = path + "." + m.name
-			}
 			if m.unsupported && holds(f) {
-				return p
+				return true, "." + m.name
 			}
-			if q := findUnsupported(f, p); q != "" {
-				return q
+			if found, p := unsupportedIn(f); found {
+				return true, "." + m.name + p
 			}
 		}
 	}
-	return ""
+	return false, ""
+}
+
+var optCache sync.Map // reflect.Type -> bool
+
+func isOpt(t reflect.Type) bool {
+	if v, ok := optCache.Load(t); ok {
+		return v.(bool)
+	}
+	opt := reflect.PointerTo(t).Implements(optionalType)
+	optCache.Store(t, opt)
+	return opt
 }
 
 func holds(f reflect.Value) bool {
@@ -269,28 +284,4 @@ func holds(f reflect.Value) bool {
 		return f.Len() > 0
 	}
 	return !f.IsZero()
-}
-
-var holdsCache sync.Map // reflect.Type -> bool
-
-// mayHoldUnsupported reports whether a struct of type t can reach a member
-// tagged unsupported, so that findUnsupported skips the rest.
-func mayHoldUnsupported(t reflect.Type) bool {
-	if v, ok := holdsCache.Load(t); ok {
-		return v.(bool)
-	}
-	holdsCache.Store(t, false) // no cycles in our types, but never loop
-	found := false
-	for _, m := range membersOf(t) {
-		et := deref(m.typ)
-		for et.Kind() == reflect.Slice || et.Kind() == reflect.Array || et.Kind() == reflect.Pointer {
-			et = et.Elem()
-		}
-		if m.unsupported || et.Kind() == reflect.Struct && mayHoldUnsupported(et) {
-			found = true
-			break
-		}
-	}
-	holdsCache.Store(t, found)
-	return found
 }
