@@ -104,7 +104,7 @@ func readString(dec *jsontext.Decoder) (string, error) {
 // carriage return: U+0000 to U+001F and U+007F, raw (DEL) or escaped.
 func checkText(dec *jsontext.Decoder, s string, key bool) error {
 	for _, r := range s {
-		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+		if isControl(r) {
 			ptr := dec.StackPointer()
 			if key {
 				ptr = ptr.Parent()
@@ -114,6 +114,8 @@ func checkText(dec *jsontext.Decoder, s string, key bool) error {
 	}
 	return nil
 }
+
+func isControl(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f }
 
 // formError turns a string that is not a date (or timestamp) into a
 // semantic error of that type; other errors pass.

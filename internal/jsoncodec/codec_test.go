@@ -127,6 +127,15 @@ func TestNameMatching(t *testing.T) {
 	if e == nil || e.Message != "qqqqqqq: unknown field" {
 		t.Errorf("nothing close: %v", e)
 	}
+	// a tab is text, so a name holding one is unknown, not a control character
+	e = wayfarer.AsError(Strict.Decode([]byte(`{"first\tName":1}`), &v, "m"))
+	if e == nil || e.Code != contract.CodeDeserialization || e.Message != "(withheld key): unknown field; did you mean firstName?" {
+		t.Errorf("a tab in a name: %v", e)
+	}
+	e = wayfarer.AsError(Strict.Decode([]byte(`{"first\u0000Name":1}`), &v, "m"))
+	if e == nil || e.Code != contract.CodeInvalidValue || !strings.Contains(e.Message, "(U+0000) in a key of the top-level object") {
+		t.Errorf("a NUL in a name: %v", e)
+	}
 }
 
 // With WarnUnknown, unknown members are skipped and each path is logged

@@ -86,7 +86,7 @@ func translate(err error, body []byte, root reflect.Type, method string) error {
 func unknownMember(method string, root reflect.Type, sem *json.SemanticError) error {
 	name := sem.JSONPointer.LastToken()
 	for _, r := range name {
-		if r < 0x20 || r == 0x7f {
+		if isControl(r) {
 			return translate(&json.SemanticError{Err: &controlChar{r, true, sem.JSONPointer.Parent()}}, nil, root, method)
 		}
 	}
