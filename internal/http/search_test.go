@@ -372,11 +372,15 @@ func TestSearchPermissions(t *testing.T) {
 		if len(rows) != 1 || rows[0]["name"] != "Abler/Other" {
 			t.Errorf("OTHER: %v", rows)
 		}
-		// no Select: 403
-		r := s.Do(t, "POST", "/personSearch", `{}`, testserver.Bearer(searchLogin(t, s, "viewer"))...)
-		wantResult(t, r, 403, 600, "personSearch")
+		// no Select: 403, before the parameters are looked at (a caller who
+		// may not search learns nothing about them)
+		viewer := testserver.Bearer(searchLogin(t, s, "viewer"))
+		for _, body := range []string{`{}`, `{"lastNmae":5}`, `{not json`, `{"tags":[{}]}`} {
+			r := s.Do(t, "POST", "/personSearch", body, viewer...)
+			wantResult(t, r, 403, 600, "personSearch")
+		}
 		// no token: 401
-		r = s.Do(t, "POST", "/personSearch", `{}`)
+		r := s.Do(t, "POST", "/personSearch", `{}`)
 		wantResult(t, r, 401, 302, "identityToken")
 		// the method name is case-insensitive
 		r = s.Do(t, "POST", "/PersonSearch", `{"includeCols":["name"]}`, testserver.Bearer(searchLogin(t, s, "admin"))...)
