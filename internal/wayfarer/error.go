@@ -49,6 +49,7 @@ const (
 	CodeRecordNotFound         = 601
 	CodeConcurrencyConflict    = 602
 	CodeInternal               = 900
+	CodeCardVault              = 901 // a stored card number cannot be opened (missing or wrong key)
 )
 
 // Methods name the operation in error bodies, as the reference does.
