@@ -80,6 +80,12 @@ func ReadKeyFile(file string) (*Keyset, error) {
 
 // CheckKeyFileMode refuses a key file (after symlinks) whose mode lets group
 // or others read or write it. Windows has no such bits to check.
+//
+// One exception: a file systemd hands the service as a credential (directly
+// in $CREDENTIALS_DIRECTORY, not a symlink) may show group read (0440).
+// systemd writes it 0400 and grants the service's user read access with a
+// POSIX ACL entry, whose mask stat shows in the group bits; no group can
+// read it, and the directory is private to the service.
 func CheckKeyFileMode(file string) error {
 	fi, err := os.Stat(file)
 	if err != nil {
@@ -88,11 +94,29 @@ func CheckKeyFileMode(file string) error {
 	if fi.IsDir() {
 		return fmt.Errorf("card key file %s is a directory", file)
 	}
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	forbidden := fs.FileMode(0o077)
+	if systemdCredential(file) {
+		forbidden = 0o037
+	}
+	if fi.Mode().Perm()&forbidden != 0 {
 		return fmt.Errorf("card key file %s is open to group or others (mode %04o): run \"chmod 600 %s\" (owner only; in Kubernetes, defaultMode: 0400)",
 			file, fi.Mode().Perm(), file)
 	}
 	return nil
+}
+
+// systemdCredential reports whether file is a regular file directly in the
+// credentials directory systemd gave this process.
+func systemdCredential(file string) bool {
+	dir := os.Getenv("CREDENTIALS_DIRECTORY")
+	if dir == "" || filepath.Dir(filepath.Clean(file)) != filepath.Clean(dir) {
+		return false
+	}
+	fi, err := os.Lstat(file)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // EnsureKeyFile creates path with mode 0600 holding a card key document

@@ -91,6 +91,40 @@ func TestKeyFileModeChecked(t *testing.T) {
 	}
 }
 
+// A credential systemd passes (LoadCredential=) shows mode 0440: the
+// group bits are its ACL's mask. It is accepted there, and only there.
+func TestKeyFileModeSystemdCredential(t *testing.T) {
+	creds := t.TempDir()
+	t.Setenv("CREDENTIALS_DIRECTORY", creds)
+	cred := filepath.Join(creds, "cardkeys.json")
+	if err := os.WriteFile(cred, []byte(mustKeyText(t, "k1")), 0o440); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(cred, 0o440)
+	if _, err := LoadRing(cred, ""); err != nil {
+		t.Errorf("0440 credential refused: %v", err)
+	}
+	for _, mode := range []os.FileMode{0o444, 0o460, 0o404} {
+		os.Chmod(cred, mode)
+		if _, err := LoadRing(cred, ""); err == nil {
+			t.Errorf("credential with mode %04o accepted", mode)
+		}
+	}
+	elsewhere := filepath.Join(t.TempDir(), "cardkeys.json")
+	os.WriteFile(elsewhere, []byte(mustKeyText(t, "k1")), 0o440)
+	os.Chmod(elsewhere, 0o440)
+	if _, err := LoadRing(elsewhere, ""); err == nil {
+		t.Error("0440 file outside the credentials directory accepted")
+	}
+	// A symlink in the credentials directory pointing out is no credential.
+	os.Chmod(cred, 0o440)
+	link := filepath.Join(creds, "link.json")
+	os.Symlink(elsewhere, link)
+	if _, err := LoadRing(link, ""); err == nil {
+		t.Error("symlink out of the credentials directory accepted")
+	}
+}
+
 func TestEnsureKeyFile(t *testing.T) {
 	defer func(f func() time.Time) { now = f }(now)
 	now = func() time.Time { return time.Date(2026, 11, 21, 23, 30, 0, 0, time.UTC) }
