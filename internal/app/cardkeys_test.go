@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -252,6 +253,74 @@ func TestCardOpenFailureAnswers901(t *testing.T) {
 		r := s.Do(t, "GET", fmt.Sprintf("/person/%d", ids[0]), nil, testserver.Bearer(s.LoginDemo(t, "admin"))...)
 		if r.Status != 200 {
 			t.Errorf("masked load: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// legacyFixtureKeys is the old key text internal/vault/testdata/
+// legacy_sealed.txt was sealed with by the hand-written ring.
+const legacyFixtureKeys = "legacy1:ZmM0YjVmYTk2Y2Q3ODAxZWQ1YzE3Mzg1NWE5ODFmMjE=,older:T2xkZXIga2V5IGZvciB0aGUgbGVnYWN5IGZpeHR1cmU="
+
+// Card rows sealed by the code before the Tink keyset open after it: under
+// the old key text (which logs a warning) and under its conversion.
+func TestLegacySealedCardsOpen(t *testing.T) {
+	b, err := os.ReadFile("../vault/testdata/legacy_sealed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type fixture struct {
+		keyID, plaintext string
+		cipher           []byte
+	}
+	byAAD := map[string][]fixture{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ct, err := hex.DecodeString(f[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		byAAD[f[1]] = append(byAAD[f[1]], fixture{f[0], f[2], ct})
+	}
+	converted := func() string {
+		ks, err := vault.ParseKeys([]byte(legacyFixtureKeys))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return marshal(t, ks)
+	}()
+	testserver.Each(t, testserver.Options{Config: func(c *app.Config) { c.CardKeys = legacyFixtureKeys }}, func(t *testing.T, s *testserver.Server) {
+		if !strings.Contains(s.Logs.String(), "card keys are in the old id:base64 text") {
+			t.Errorf("no warning about the old key text:\n%s", s.Logs.String())
+		}
+		ag, err := s.App.DB.AgencyByAlias(context.Background(), "DEMO")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures := byAAD[fmt.Sprintf("agency:%d", ag.ID)]
+		if len(fixtures) < 2 {
+			t.Fatalf("no fixture for agency %d", ag.ID)
+		}
+		// Persons whose card rows are then made to hold the fixture's
+		// ciphertexts, as the old code wrote them.
+		ids := createCardPersons(t, s, len(fixtures))
+		cards, err := s.App.DB.SealedCards(context.Background(), "legacy1", 0, 100)
+		if err != nil || len(cards) != len(fixtures) {
+			t.Fatalf("cards %v %v", cards, err)
+		}
+		exec(t, s, `DELETE FROM card_key_canary`) // a database from before the canaries
+		for i, fx := range fixtures {
+			exec(t, s, `UPDATE card SET number_cipher = ?, number_key_id = ? WHERE rec_no = ?`, fx.cipher, fx.keyID, cards[i].RecNo)
+		}
+		for name, keys := range map[string]string{"old key text": legacyFixtureKeys, "converted": converted} {
+			inst := withKeys(t, s.Engine, s.DBPath, keys)
+			for i, fx := range fixtures {
+				if got, r := clearNumber(t, inst, ids[i]); got != fx.plaintext {
+					t.Errorf("%s: card under %s: %q %s", name, fx.keyID, got, r.Body)
+				}
+			}
 		}
 	})
 }
