@@ -24,7 +24,7 @@ reads it (a wildcard host such as 0.0.0.0 on 127.0.0.1; default
   HEALTHCHECK CMD ["/wayfarer", "healthcheck"]`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "url", Usage: "URL to GET (default: /healthz at WAYFARER_ADDR, wildcard hosts on 127.0.0.1)", Sources: cli.EnvVars("WAYFARER_HEALTHCHECK_URL")},
-			&cli.DurationFlag{Name: "timeout", Value: 3 * time.Second, Usage: "give up after this long"},
+			&cli.DurationFlag{Name: "timeout", Value: 3 * time.Second, Usage: "give up after this long", Sources: cli.EnvVars("WAYFARER_HEALTHCHECK_TIMEOUT")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			url := cmd.String("url")

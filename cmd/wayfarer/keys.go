@@ -213,8 +213,9 @@ instance must have the new primary before (restart them after 'keys
 promote'), or an instance still sealing under the old key leaves cards for
 the next run.`,
 		Flags: []cli.Flag{keyFile,
-			&cli.IntFlag{Name: "batch-size", Value: app.DefaultRotateBatch, Usage: fmt.Sprintf("cards per transaction (at most %d)", app.MaxRotateBatch)},
-			&cli.IntFlag{Name: "max-batches", Usage: "stop after this many batches (0: until done)"},
+			&cli.IntFlag{Name: "batch-size", Value: app.DefaultRotateBatch, Usage: fmt.Sprintf("cards per transaction (at most %d)", app.MaxRotateBatch),
+				Sources: cli.EnvVars("WAYFARER_ROTATE_BATCH_SIZE")},
+			&cli.IntFlag{Name: "max-batches", Usage: "stop after this many batches (0: until done)", Sources: cli.EnvVars("WAYFARER_ROTATE_MAX_BATCHES")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			log, err := newLogger(cmd)

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -99,6 +98,10 @@ outer:
 				break outer
 			}
 			cards, err := db.SealedCards(ctx, id, after, batch)
+			if err != nil && ctx.Err() != nil {
+				res.Stopped = true
+				break outer
+			}
 			if err != nil {
 				return res, err
 			}
@@ -120,11 +123,11 @@ outer:
 				opt.BeforeWrite(batches)
 			}
 			n, err := db.ResealCards(ctx, reseals)
+			if err != nil && ctx.Err() != nil { // the batch rolled back: nothing of it written
+				res.Stopped = true
+				break outer
+			}
 			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					res.Stopped = true
-					break outer
-				}
 				return res, err
 			}
 			res.Resealed += int64(n)

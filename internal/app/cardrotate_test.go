@@ -36,9 +36,17 @@ func TestRotateCardKeys(t *testing.T) {
 			more := createCardPersons(t, s, 8)[7]
 			want[more] = cardNumbers[7]
 
+			// Interrupted (Ctrl-C) while a batch is in hand: nothing of it
+			// is written, and the run says it stopped.
+			cctx, cancel := context.WithCancel(ctx)
+			res, err := app.RotateCardKeys(cctx, db, ring, app.RotateOptions{BatchSize: 2, BeforeWrite: func(int) { cancel() }})
+			if err != nil || !res.Stopped || res.Resealed != 0 || res.Remaining != 7 {
+				t.Fatalf("interrupted run: %+v %v", res, err)
+			}
+
 			// First run: stopped after two batches of two.
 			var progress []app.RotateProgress
-			res, err := app.RotateCardKeys(ctx, db, ring, app.RotateOptions{BatchSize: 2, MaxBatches: 2,
+			res, err = app.RotateCardKeys(ctx, db, ring, app.RotateOptions{BatchSize: 2, MaxBatches: 2,
 				Progress: func(p app.RotateProgress) { progress = append(progress, p) }})
 			if err != nil {
 				t.Fatal(err)
