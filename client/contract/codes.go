@@ -33,4 +33,5 @@ const (
 	CodeRecordNotFound         = 601
 	CodeConcurrencyConflict    = 602
 	CodeInternal               = 900
+	CodeCardVault              = 901 // a stored card number cannot be opened (missing or wrong key)
 )

@@ -44,7 +44,8 @@ The database is a SQLite file by default (--db, WAYFARER_DB); a postgres:// URL 
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "log level: debug, info, warn or error", Sources: cli.EnvVars("WAYFARER_LOG_LEVEL")},
 			&cli.BoolFlag{Name: "no-migrate", Usage: "do not apply pending migrations on start-up; refuse to start while any are pending (run 'wayfarer migrate up' first)", Sources: cli.EnvVars("WAYFARER_NO_MIGRATE")},
 		},
-		Commands: []*cli.Command{serveCommand(), migrateCommand(), adminCommand(), demoCommand(), benchCommand(), clientCommand()},
+		Commands: []*cli.Command{serveCommand(), migrateCommand(), adminCommand(), demoCommand(), benchCommand(), clientCommand(),
+			keysCommand(), healthcheckCommand()},
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
 	"github.com/wayfarerhq/wayfarer/internal/token"
+	"github.com/wayfarerhq/wayfarer/internal/vault"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
@@ -75,6 +76,8 @@ type App struct {
 	Hasher *password.Hasher
 	Server *whttp.Server
 	Clock  wayfarer.Clock
+	// CardKeys is the card keyset in use; nil when none is configured.
+	CardKeys *vault.Ring
 }
 
 // Open opens and migrates the database and wires the services.
@@ -135,7 +138,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 			TokenLifetime: cfg.TokenLifetime, MinClientVersion: cfg.MinClientVersion, AppName: "Wayfarer",
 		},
 	}
-	sealer, err := cardSealer(cfg)
+	ring, err := openCardKeys(ctx, db, cfg, log, clock)
 	if err != nil {
 		return nil, err
 	}
@@ -146,10 +149,10 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown}, log)
 	srv.Login = login
 	srv.DB = db
-	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealer, Clock: clock}
+	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring), Clock: clock, Log: log}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
 	return &App{
-		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock,
+		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring,
 		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
 	}, nil
 }

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/vault"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -14,18 +17,22 @@ var ErrNoCardKey = errors.New("no card encryption key: set --card-key-file or WA
 // HasCardKey reports whether the configuration names a card vault key.
 func (c Config) HasCardKey() bool { return c.CardKeys != "" || c.CardKeyFile != "" }
 
-// cardSealer loads the card vault from the key file or the environment,
-// never from the database. Without a key, card numbers cannot be sealed or
-// opened and saving a credit card fails; serve refuses to start that way.
-func cardSealer(cfg Config) (wayfarer.CardSealer, error) {
+// loadCardKeys loads the card keyset from the environment or the key file,
+// never from the database; nil when none is configured. Without a key, card
+// numbers cannot be sealed or opened and saving a credit card fails; serve
+// refuses to start that way.
+func loadCardKeys(cfg Config) (*vault.Ring, error) {
 	if !cfg.HasCardKey() {
-		return noKeySealer{}, nil
+		return nil, nil
 	}
-	ring, err := vault.LoadRing(cfg.CardKeyFile, cfg.CardKeys)
-	if err != nil {
-		return nil, err
+	return vault.LoadRing(cfg.CardKeyFile, cfg.CardKeys)
+}
+
+func sealerOf(ring *vault.Ring) wayfarer.CardSealer {
+	if ring == nil {
+		return noKeySealer{}
 	}
-	return vaultSealer{ring}, nil
+	return vaultSealer{ring}
 }
 
 // vaultSealer is the core's CardSealer over the card vault. Ciphertexts are
@@ -51,3 +58,21 @@ type noKeySealer struct{}
 
 func (noKeySealer) Seal(int64, string) (string, []byte, error) { return "", nil, ErrNoCardKey }
 func (noKeySealer) Open(int64, string, []byte) (string, error) { return "", ErrNoCardKey }
+
+// openCardKeys loads the card keyset and checks it against the database
+// (CheckCardKeys) before the instance serves; the legacy key text still
+// works but is worth converting, which the log says once.
+func openCardKeys(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*vault.Ring, error) {
+	ring, err := loadCardKeys(cfg)
+	if err != nil || ring == nil {
+		return nil, err
+	}
+	if err := CheckCardKeys(ctx, db, ring, clock.Now()); err != nil {
+		return nil, err
+	}
+	if ring.Legacy() {
+		log.Warn("card keys are in the old id:base64 text; they work, but convert them to a Tink keyset document: wayfarer keys convert --out <new file>",
+			"key_ids", ring.KeyIDs())
+	}
+	return ring, nil
+}

@@ -468,7 +468,7 @@ func TestOpenAPIErrorsAndDecisions(t *testing.T) {
 
 	// The result code table of docs/api.md is in the description.
 	desc, _ := doc.get(t, "info")["description"].(string)
-	for _, code := range []int{0, 100, 108, 300, 305, 404, 405, 406, 407, 408, 410, 411, 413, 600, 601, 602, 900} {
+	for _, code := range []int{0, 100, 108, 300, 305, 404, 405, 406, 407, 408, 410, 411, 413, 600, 601, 602, 900, 901} {
 		if !strings.Contains(desc, "| "+strconv.Itoa(code)+" |") {
 			t.Errorf("info.description: no row for result code %d", code)
 		}

@@ -88,8 +88,12 @@ type Options struct {
 // CheapPasswords keeps argon2id real but fast enough for a test suite.
 var CheapPasswords = password.Params{MemoryKiB: 1024, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}
 
-// TestCardKeys is a fixed card vault key for tests (never used outside them).
-const TestCardKeys = "test1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+// TestCardKeys is a fixed card key document for tests (never used outside
+// them): one AES-256-GCM key, id "test1", in a Tink keyset.
+const TestCardKeys = `{"format":"wayfarer-card-keys/1","keyIds":[{"id":"test1","tinkKeyId":187042946}],` +
+	`"keyset":{"key":[{"keyData":{"keyMaterialType":"SYMMETRIC","typeUrl":"type.googleapis.com/google.crypto.tink.AesGcmKey",` +
+	`"value":"GiDdA0DW26G+LDUID7INLJphreJSUAyxeEO3H0ccsw4JPw=="},"keyId":187042946,"outputPrefixType":"TINK","status":"ENABLED"}],` +
+	`"primaryKeyId":187042946}}`
 
 // Start runs an instance until the test ends.
 func Start(t testing.TB, opt Options) *Server {

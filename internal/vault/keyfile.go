@@ -1,13 +1,12 @@
 package vault
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -21,144 +20,142 @@ var ErrNoKey = errors.New("no card encryption key: set --card-key-file or WAYFAR
 // now is swapped in tests to pin the generated key id.
 var now = time.Now
 
-// ParseRing reads key text: entries "id:base64(32 bytes)" (standard base64),
-// one per line or several per line separated by commas. Blank lines and lines
-// starting with # are ignored. The first entry is the current key. Ids match
-// [a-z0-9_-]{1,32} and must be unique.
-//
-// Errors name the line and entry position, and the id once it is known to be
-// well formed, never the key text: a malformed entry may be a key pasted in
-// the wrong place.
-func ParseRing(text string) (*Ring, error) {
-	var ids []string
-	var keys [][]byte
-	seen := map[string]bool{}
-	for lineNo, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		for entryNo, entry := range strings.Split(line, ",") {
-			entry = strings.TrimSpace(entry)
-			if entry == "" {
-				continue
-			}
-			where := fmt.Sprintf("vault: key line %d entry %d", lineNo+1, entryNo+1)
-			id, b64, ok := strings.Cut(entry, ":")
-			if !ok {
-				return nil, fmt.Errorf("%s: want id:base64key", where)
-			}
-			id, b64 = strings.TrimSpace(id), strings.TrimSpace(b64)
-			if !validKeyID(id) {
-				return nil, fmt.Errorf("%s: key id must be 1 to 32 of a-z, 0-9, _ and -", where)
-			}
-			if seen[id] {
-				return nil, fmt.Errorf("%s: duplicate key id %q", where, id)
-			}
-			key, err := base64.StdEncoding.Strict().DecodeString(b64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: key %q is not valid standard base64", where, id)
-			}
-			if len(key) != KeySize {
-				return nil, fmt.Errorf("%s: key %q is %d bytes, want %d", where, id, len(key), KeySize)
-			}
-			seen[id] = true
-			ids = append(ids, id)
-			keys = append(keys, key)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, errors.New("vault: no keys found in key text")
-	}
-	r, err := newRing(ids, keys)
-	for _, k := range keys {
-		clear(k)
-	}
-	return r, err
-}
-
-// GenerateKeyText returns a new entry "id:base64key" with 32 random bytes.
-func GenerateKeyText(id string) (string, error) {
-	if !validKeyID(id) {
-		return "", fmt.Errorf("vault: key id %q must be 1 to 32 of a-z, 0-9, _ and -", shorten(id, 40))
-	}
-	key := make([]byte, KeySize)
-	if _, err := rand.Read(key); err != nil {
-		return "", fmt.Errorf("vault: reading random key: %w", err)
-	}
-	s := id + ":" + base64.StdEncoding.EncodeToString(key)
-	clear(key)
-	return s, nil
-}
+// DefaultKeyID is the id a new key gets unless one is asked for:
+// "k<yyyymmdd>" (UTC) of today.
+func DefaultKeyID() string { return "k" + now().UTC().Format("20060102") }
 
 // LoadRing builds the ring from envValue (the content of WAYFARER_CARD_KEYS)
 // when it is set, else from the key file. The environment wins so a
 // deployment can override a file baked into an image.
 func LoadRing(file string, envValue string) (*Ring, error) {
+	ks, err := LoadKeyset(file, envValue)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ks.Ring()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source(file, envValue), err)
+	}
+	return r, nil
+}
+
+// LoadKeyset reads the keyset from envValue when set, else from the file.
+func LoadKeyset(file string, envValue string) (*Keyset, error) {
 	if strings.TrimSpace(envValue) != "" {
-		r, err := ParseRing(envValue)
+		ks, err := ParseKeys([]byte(envValue))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", EnvVar, err)
 		}
-		return r, nil
+		return ks, nil
 	}
 	if file == "" {
 		return nil, ErrNoKey
+	}
+	return ReadKeyFile(file)
+}
+
+func source(file, envValue string) string {
+	if strings.TrimSpace(envValue) != "" {
+		return EnvVar
+	}
+	return "card key file " + file
+}
+
+// ReadKeyFile reads a key file, refusing one that group or others may read.
+func ReadKeyFile(file string) (*Keyset, error) {
+	if err := CheckKeyFileMode(file); err != nil {
+		return nil, err
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("card key file: %w", err)
 	}
-	r, err := ParseRing(string(b))
+	ks, err := ParseKeys(b)
 	clear(b)
 	if err != nil {
 		return nil, fmt.Errorf("card key file %s: %w", file, err)
 	}
-	return r, nil
+	return ks, nil
 }
 
-const keyFileHeader = `# Wayfarer card encryption keys (AES-256-GCM for card numbers at rest).
-#
-# Back this file up, separately from database backups: without it the stored
-# card numbers cannot be decrypted, and with it a stolen dump can be.
-# Never store it in the database. Keep it readable by the server user only.
-#
-# Format: one "id:base64(32 random bytes)" per line; ids are 1 to 32 of
-# a-z, 0-9, _ and -. Lines starting with # are ignored. The same entries,
-# comma-separated, may be given in WAYFARER_CARD_KEYS instead of this file.
-#
-# Rotation: prepend a new line with a new id and a fresh key (for example
-# from "openssl rand -base64 32"). The first key encrypts new card numbers;
-# keep the older lines so existing numbers still decrypt until re-encrypted.
-`
+// CheckKeyFileMode refuses a key file (after symlinks) whose mode lets group
+// or others read or write it. Windows has no such bits to check.
+//
+// One exception: a file systemd hands the service as a credential (directly
+// in $CREDENTIALS_DIRECTORY, not a symlink) may show group read (0440).
+// systemd writes it 0400 and grants the service's user read access with a
+// POSIX ACL entry, whose mask stat shows in the group bits; no group can
+// read it, and the directory is private to the service.
+func CheckKeyFileMode(file string) error {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return fmt.Errorf("card key file: %w", err)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("card key file %s is a directory", file)
+	}
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	forbidden := fs.FileMode(0o077)
+	if systemdCredential(file) {
+		forbidden = 0o037
+	}
+	if fi.Mode().Perm()&forbidden != 0 {
+		return fmt.Errorf("card key file %s is open to group or others (mode %04o): run \"chmod 600 %s\" (owner only; in Kubernetes, defaultMode: 0400)",
+			file, fi.Mode().Perm(), file)
+	}
+	return nil
+}
 
-// EnsureKeyFile creates path with mode 0600, a header comment and one new
-// key with id "k<yyyymmdd>" (UTC) when the file does not exist, creating a
-// missing parent directory with mode 0700. An existing file is left alone,
-// whatever its content or permissions: it may be managed by other tooling,
-// and LoadRing reports a bad one.
+// systemdCredential reports whether file is a regular file directly in the
+// credentials directory systemd gave this process.
+func systemdCredential(file string) bool {
+	dir := os.Getenv("CREDENTIALS_DIRECTORY")
+	if dir == "" || filepath.Dir(filepath.Clean(file)) != filepath.Clean(dir) {
+		return false
+	}
+	fi, err := os.Lstat(file)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// EnsureKeyFile creates path with mode 0600 holding a card key document
+// with one new key, id "k<yyyymmdd>" (UTC), when the file does not exist,
+// creating a missing parent directory with mode 0700. An existing file is
+// left alone, whatever its content or permissions: it may be managed by
+// other tooling, and LoadRing reports a bad one.
 func EnsureKeyFile(path string) (created bool, err error) {
 	if _, err := os.Stat(path); err == nil {
 		return false, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("card key file: %w", err)
 	}
-	entry, err := GenerateKeyText("k" + now().UTC().Format("20060102"))
+	doc, err := GenerateKeyFile(DefaultKeyID())
 	if err != nil {
 		return false, err
 	}
+	defer clear(doc)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return false, fmt.Errorf("card key file: %w", err)
 	}
-	// O_EXCL: if another process created it meanwhile, keep theirs.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	err = CreateKeyFile(path, doc)
 	if errors.Is(err, fs.ErrExist) {
-		return false, nil
+		return false, nil // another process created it meanwhile: keep theirs
 	}
+	return err == nil, err
+}
+
+// CreateKeyFile writes data to a new file at path with mode 0600; it fails
+// with fs.ErrExist if the file exists.
+func CreateKeyFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return false, fmt.Errorf("card key file: %w", err)
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		return fmt.Errorf("card key file: %w", err)
 	}
-	_, werr := f.WriteString(keyFileHeader + entry + "\n")
+	_, werr := f.Write(data)
 	if werr == nil {
 		werr = f.Sync()
 	}
@@ -168,20 +165,41 @@ func EnsureKeyFile(path string) (created bool, err error) {
 	if werr != nil {
 		// A truncated key file would fail later in a less obvious way.
 		os.Remove(path)
-		return false, fmt.Errorf("card key file: writing %s: %w", path, werr)
+		return fmt.Errorf("card key file: writing %s: %w", path, werr)
 	}
-	return true, nil
+	return nil
 }
 
-func validKeyID(id string) bool {
-	if len(id) == 0 || len(id) > 32 {
-		return false
+// ReplaceKeyFile replaces the file at path with data, atomically: a new
+// 0600 file beside it is written, synced and renamed over it, so a crash
+// leaves the old keys or the new ones, never half a file.
+func ReplaceKeyFile(path string, data []byte) error {
+	if err := CheckKeyFileMode(path); err != nil {
+		return err
 	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".new-*") // mode 0600
+	if err != nil {
+		return fmt.Errorf("card key file: %w", err)
 	}
-	return true
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("card key file: writing %s: %w", path, werr)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync() // make the rename durable where the platform allows
+		d.Close()
+	}
+	return nil
 }

@@ -1,21 +1,23 @@
-// Package vault encrypts credit/debit card numbers at rest with AES-256-GCM.
+// Package vault encrypts credit/debit card numbers at rest with AES-256-GCM
+// keys kept in a Tink keyset.
 //
 // Keys live outside the database (a key file or WAYFARER_CARD_KEYS) so a
-// database dump alone does not reveal card numbers. A Ring holds several keys
-// for rotation: the first encrypts, any of them decrypts, and each ciphertext
-// is stored next to the id of the key that made it.
+// database dump alone does not reveal card numbers. The keyset holds several
+// keys for rotation: its primary encrypts, any enabled key decrypts, and each
+// ciphertext is stored next to the Wayfarer key id (a name such as
+// "k20261121") of the key that made it. Keyset.go describes the stored form.
 //
 // Nothing in this package puts key bytes or plaintext into an error or a
 // String result.
 package vault
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/tink-crypto/tink-go/v2/tink"
 )
 
 // KeySize is the AES-256 key length in bytes.
@@ -25,40 +27,18 @@ const nonceSize = 12 // the GCM standard nonce
 
 type ringKey struct {
 	id   string
-	aead cipher.AEAD // only the cipher is kept, not the raw key bytes
+	aead tink.AEAD // only the primitive is kept, not the key material
 }
 
-// Ring is a set of keys; the first is the current one. It is safe for
-// concurrent use.
+// Ring is the usable form of a card keyset: its enabled keys by Wayfarer key
+// id, the primary first. It is safe for concurrent use.
 type Ring struct {
-	keys []ringKey
+	keys     []ringKey
+	disabled []string // ids of keys the keyset holds but does not enable
+	legacy   bool     // read from the old "id:base64key" text
 }
 
-// newRing builds a ring from ids and raw keys, first one current. Callers
-// have validated ids and uniqueness.
-func newRing(ids []string, keys [][]byte) (*Ring, error) {
-	if len(ids) == 0 {
-		return nil, errors.New("vault: no keys")
-	}
-	r := &Ring{keys: make([]ringKey, len(ids))}
-	for i, id := range ids {
-		if len(keys[i]) != KeySize {
-			return nil, fmt.Errorf("vault: key %q is %d bytes, want %d", id, len(keys[i]), KeySize)
-		}
-		block, err := aes.NewCipher(keys[i])
-		if err != nil {
-			return nil, fmt.Errorf("vault: key %q: cannot create cipher", id)
-		}
-		aead, err := cipher.NewGCM(block)
-		if err != nil {
-			return nil, fmt.Errorf("vault: key %q: cannot create GCM", id)
-		}
-		r.keys[i] = ringKey{id: id, aead: aead}
-	}
-	return r, nil
-}
-
-// CurrentKeyID is the id new encryptions use.
+// CurrentKeyID is the id new encryptions use (the keyset's primary).
 func (r *Ring) CurrentKeyID() string {
 	if r == nil || len(r.keys) == 0 {
 		return ""
@@ -66,7 +46,7 @@ func (r *Ring) CurrentKeyID() string {
 	return r.keys[0].id
 }
 
-// KeyIDs lists the ring's key ids, current first.
+// KeyIDs lists the ids of the enabled keys, current first.
 func (r *Ring) KeyIDs() []string {
 	if r == nil {
 		return nil
@@ -78,6 +58,17 @@ func (r *Ring) KeyIDs() []string {
 	return ids
 }
 
+// Has reports whether the ring can open data sealed under id.
+func (r *Ring) Has(id string) bool { return r.key(id) != nil }
+
+// Disabled reports whether the keyset holds a key under id that is not
+// enabled (status DISABLED or DESTROYED), so it cannot be used.
+func (r *Ring) Disabled(id string) bool { return r != nil && slices.Contains(r.disabled, id) }
+
+// Legacy reports whether the keys came in the old "id:base64key" text, which
+// still works but should be converted (wayfarer keys convert).
+func (r *Ring) Legacy() bool { return r != nil && r.legacy }
+
 // String shows key ids only, so printing a Ring cannot leak key material.
 func (r *Ring) String() string {
 	return "vault.Ring{" + strings.Join(r.KeyIDs(), ",") + "}"
@@ -86,54 +77,78 @@ func (r *Ring) String() string {
 // GoString keeps %#v as safe as %v.
 func (r *Ring) GoString() string { return r.String() }
 
+func (r *Ring) key(id string) *ringKey {
+	if r == nil {
+		return nil
+	}
+	for i := range r.keys {
+		if r.keys[i].id == id {
+			return &r.keys[i]
+		}
+	}
+	return nil
+}
+
 // Encrypt seals plaintext with the current key and returns that key's id and
-// nonce||ciphertext||tag.
+// the Tink ciphertext (output prefix, nonce, ciphertext, tag).
 //
 // additionalData binds the ciphertext to where it is stored: it is not
-// encrypted but must be identical on Decrypt. Callers should pass the row's
-// owner, e.g. "agency:<id>" (adding ",card:<id>" when the card id is known
-// before the write), so a ciphertext copied to another agency's row fails to
+// encrypted but must be identical on Decrypt. Callers pass the row's owner,
+// e.g. "agency:<id>", so a ciphertext copied to another agency's row fails to
 // decrypt instead of revealing a number there.
 func (r *Ring) Encrypt(plaintext, additionalData []byte) (keyID string, ciphertext []byte, err error) {
 	if r == nil || len(r.keys) == 0 {
 		return "", nil, errors.New("vault: no encryption key")
 	}
 	k := r.keys[0]
-	out := make([]byte, nonceSize, nonceSize+len(plaintext)+k.aead.Overhead())
-	if _, err := rand.Read(out); err != nil {
-		return "", nil, fmt.Errorf("vault: reading random nonce: %w", err)
+	ct, err := k.aead.Encrypt(plaintext, additionalData)
+	if err != nil {
+		return "", nil, fmt.Errorf("vault: cannot encrypt with key %q", k.id)
 	}
-	out = k.aead.Seal(out, out[:nonceSize], plaintext, additionalData)
-	return k.id, out, nil
+	return k.id, ct, nil
+}
+
+// EncryptWith seals plaintext with the key named keyID, current or not: the
+// start-up canaries are sealed under every key.
+func (r *Ring) EncryptWith(keyID string, plaintext, additionalData []byte) ([]byte, error) {
+	k := r.key(keyID)
+	if k == nil {
+		return nil, r.unknown(keyID)
+	}
+	ct, err := k.aead.Encrypt(plaintext, additionalData)
+	if err != nil {
+		return nil, fmt.Errorf("vault: cannot encrypt with key %q", k.id)
+	}
+	return ct, nil
 }
 
 // Decrypt opens a ciphertext made by Encrypt with the key named keyID. It
 // fails on an unknown key id, on tampered data, and on additionalData that
 // differs from the one used to encrypt.
 func (r *Ring) Decrypt(keyID string, ciphertext, additionalData []byte) ([]byte, error) {
-	if r == nil {
-		return nil, errors.New("vault: no keys")
-	}
-	var k *ringKey
-	for i := range r.keys {
-		if r.keys[i].id == keyID {
-			k = &r.keys[i]
-			break
-		}
-	}
+	k := r.key(keyID)
 	if k == nil {
-		// The id comes from the database, not the key file; it is safe to name,
-		// but quoted and cut short in case a row holds garbage.
-		return nil, fmt.Errorf("vault: unknown card key id %q: add that key to the key ring", shorten(keyID, 40))
+		return nil, r.unknown(keyID)
 	}
-	if len(ciphertext) < nonceSize+k.aead.Overhead() {
+	if len(ciphertext) < nonceSize+16 {
 		return nil, fmt.Errorf("vault: ciphertext for key %q is too short", k.id)
 	}
-	pt, err := k.aead.Open(nil, ciphertext[:nonceSize], ciphertext[nonceSize:], additionalData)
+	// Tink's own error is not passed on: it is generic anyway, and this
+	// package promises errors that never carry data.
+	pt, err := k.aead.Decrypt(ciphertext, additionalData)
 	if err != nil {
 		return nil, fmt.Errorf("vault: cannot decrypt with key %q: wrong key, altered data or data bound to another record", k.id)
 	}
 	return pt, nil
+}
+
+func (r *Ring) unknown(keyID string) error {
+	// The id comes from the database, not the key file; it is safe to name,
+	// but quoted and cut short in case a row holds garbage.
+	if r.Disabled(keyID) {
+		return fmt.Errorf("vault: card key id %q is disabled in the card keyset: enable it again", keyID)
+	}
+	return fmt.Errorf("vault: unknown card key id %q: add that key to the card keyset", shorten(keyID, 40))
 }
 
 func shorten(s string, n int) string {

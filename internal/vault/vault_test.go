@@ -2,23 +2,38 @@ package vault
 
 import (
 	"bytes"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
+// mustKeyText is a new card key document with one key named id.
 func mustKeyText(t *testing.T, id string) string {
 	t.Helper()
-	s, err := GenerateKeyText(id)
+	b, err := GenerateKeyFile(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return string(b)
+}
+
+// mustKeyset parses key text into its stored form.
+func mustKeyset(t *testing.T, text string) *Keyset {
+	t.Helper()
+	ks, err := ParseKeys([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks
+}
+
+func ringOf(t *testing.T, ks *Keyset) *Ring {
+	t.Helper()
+	r, err := ks.Ring()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func mustRing(t *testing.T, text string) *Ring {
@@ -59,7 +74,11 @@ func TestVaultNonceIsFresh(t *testing.T) {
 	r := mustRing(t, mustKeyText(t, "k1"))
 	_, a, _ := r.Encrypt([]byte("4111111111111111"), aad)
 	_, b, _ := r.Encrypt([]byte("4111111111111111"), aad)
-	if bytes.Equal(a[:nonceSize], b[:nonceSize]) || bytes.Equal(a, b) {
+	const prefix = 5 // Tink's output prefix: 0x01 and the Tink key id
+	if !bytes.Equal(a[:prefix], b[:prefix]) {
+		t.Error("two ciphertexts under one key have different Tink prefixes")
+	}
+	if bytes.Equal(a[prefix:prefix+nonceSize], b[prefix:prefix+nonceSize]) || bytes.Equal(a, b) {
 		t.Error("two encryptions of the same plaintext are identical")
 	}
 }
@@ -95,7 +114,7 @@ func TestVaultTamperedCiphertextFails(t *testing.T) {
 			t.Fatalf("error %q contains the plaintext", err)
 		}
 	}
-	for _, short := range [][]byte{nil, ct[:nonceSize], ct[:len(ct)-1]} {
+	for _, short := range [][]byte{nil, ct[:nonceSize], ct[:nonceSize+16], ct[:len(ct)-1]} {
 		if _, err := r.Decrypt(id, short, aad); err == nil {
 			t.Errorf("decrypt of %d-byte input succeeded", len(short))
 		}
@@ -121,17 +140,30 @@ func TestVaultUnknownKeyID(t *testing.T) {
 }
 
 func TestRingRotation(t *testing.T) {
-	oldEntry := mustKeyText(t, "k20250101")
-	newEntry := mustKeyText(t, "k20261121")
-	oldRing := mustRing(t, oldEntry)
+	ks := mustKeyset(t, mustKeyText(t, "k20250101"))
+	oldRing := ringOf(t, ks)
 	pt := []byte("5555555555554444")
 	oldID, oldCT, err := oldRing.Encrypt(pt, aad)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	// Rotation as documented: prepend the new key.
-	newRing := mustRing(t, "# rotated\n"+newEntry+"\n"+oldEntry+"\n")
+	// Rotation as documented: add a new key, then make it the primary.
+	if err := ks.Add("k20261121", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := ringOf(t, ks).CurrentKeyID(); got != "k20250101" {
+		t.Errorf("after Add without primary: CurrentKeyID = %q", got)
+	}
+	if err := ks.Promote("k20261121"); err != nil {
+		t.Fatal(err)
+	}
+	// Through the stored form, as instances read it.
+	doc, err := ks.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newRing := ringOf(t, mustKeyset(t, string(doc)))
 	if got := newRing.CurrentKeyID(); got != "k20261121" {
 		t.Errorf("CurrentKeyID = %q", got)
 	}
@@ -152,176 +184,42 @@ func TestRingRotation(t *testing.T) {
 	if _, err := oldRing.Decrypt(newID, newCT, aad); err == nil {
 		t.Error("old ring decrypted data under the new key")
 	}
-}
-
-func TestParseRingFormats(t *testing.T) {
-	a, b := mustKeyText(t, "a"), mustKeyText(t, "b_2-x")
-	tests := []struct {
-		name string
-		text string
-		ids  string
-	}{
-		{"single", a, "[a]"},
-		{"lines", a + "\n" + b + "\n", "[a b_2-x]"},
-		{"crlf and comments", "# keys\r\n\r\n" + a + "\r\n  # old\r\n" + b + "\r\n", "[a b_2-x]"},
-		{"comma", a + "," + b, "[a b_2-x]"},
-		{"comma spaced trailing", " " + a + " , " + b + " ,", "[a b_2-x]"},
-	}
-	for _, tt := range tests {
-		r, err := ParseRing(tt.text)
-		if err != nil {
-			t.Errorf("%s: %v", tt.name, err)
-			continue
-		}
-		if got := fmt.Sprint(r.KeyIDs()); got != tt.ids {
-			t.Errorf("%s: ids = %s, want %s", tt.name, got, tt.ids)
-		}
+	// A ciphertext presented under the other key's id does not open.
+	if _, err := newRing.Decrypt("k20250101", newCT, aad); err == nil {
+		t.Error("a ciphertext opened under the wrong key id")
 	}
 }
 
-func TestParseRingKeyErrors(t *testing.T) {
-	good := mustKeyText(t, "k1")
-	_, goodB64, _ := strings.Cut(good, ":")
-	short := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 16))
-	long := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 33))
-	tests := []struct {
-		name, text, want string
-	}{
-		{"empty", "", "no keys"},
-		{"only comments", "# nothing\n\n", "no keys"},
-		{"no colon", goodB64, "want id:base64key"},
-		{"bad base64", "k1:" + strings.Repeat("!", 44), "not valid standard base64"},
-		{"url base64", "k1:" + strings.NewReplacer("+", "-", "/", "_").Replace(goodB64) + "-_", "not valid standard base64"},
-		{"short key", "k1:" + short, "is 16 bytes, want 32"},
-		{"long key", "k1:" + long, "is 33 bytes, want 32"},
-		{"upper id", "K1:" + goodB64, "key id must be"},
-		{"empty id", ":" + goodB64, "key id must be"},
-		{"long id", strings.Repeat("a", 33) + ":" + goodB64, "key id must be"},
-		{"dot id", "k.1:" + goodB64, "key id must be"},
-		{"duplicate", good + "\n" + "x:" + goodB64 + "\n" + good, `line 3 entry 1: duplicate key id "k1"`},
-		{"duplicate comma", good + "," + good, `line 1 entry 2: duplicate key id "k1"`},
+func TestRingEncryptWith(t *testing.T) {
+	ks := mustKeyset(t, mustKeyText(t, "old"))
+	if err := ks.Add("new", true); err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		_, err := ParseRing(tt.text)
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: err = %q, want it to contain %q", tt.name, err, tt.want)
-		}
-		if strings.Contains(err.Error(), goodB64[:8]) || strings.Contains(err.Error(), short[:8]) {
-			t.Errorf("%s: err %q echoes key material", tt.name, err)
-		}
+	r := ringOf(t, ks)
+	ct, err := r.EncryptWith("old", []byte("canary"), []byte("x"))
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-func TestGenerateKeyText(t *testing.T) {
-	s := mustKeyText(t, "k20261121")
-	id, b64, ok := strings.Cut(s, ":")
-	if !ok || id != "k20261121" {
-		t.Fatalf("entry %q has no id k20261121", id)
+	if _, err := r.Decrypt("new", ct, []byte("x")); err == nil {
+		t.Error("sealed under old, opened under new")
 	}
-	key, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil || len(key) != KeySize {
-		t.Fatalf("key decodes to %d bytes, %v", len(key), err)
+	if pt, err := r.Decrypt("old", ct, []byte("x")); err != nil || string(pt) != "canary" {
+		t.Errorf("Decrypt = %q, %v", pt, err)
 	}
-	if s == mustKeyText(t, "k20261121") {
-		t.Error("two generated keys are equal")
-	}
-	for _, bad := range []string{"", "K", "a b", strings.Repeat("a", 33)} {
-		if _, err := GenerateKeyText(bad); err == nil {
-			t.Errorf("GenerateKeyText(%q) accepted a bad id", bad)
-		}
+	if _, err := r.EncryptWith("gone", []byte("x"), nil); err == nil || !strings.Contains(err.Error(), `"gone"`) {
+		t.Errorf("EncryptWith unknown id: %v", err)
 	}
 }
 
 func TestRingStringHidesKeys(t *testing.T) {
-	entry := mustKeyText(t, "k1")
-	_, b64, _ := strings.Cut(entry, ":")
-	r := mustRing(t, entry)
+	ks := mustKeyset(t, mustKeyText(t, "k1"))
+	r := ringOf(t, ks)
 	for _, s := range []string{fmt.Sprint(r), fmt.Sprintf("%v %+v %#v %s", r, r, r, r)} {
-		if strings.Contains(s, b64[:8]) || !strings.Contains(s, "k1") {
+		if s != "vault.Ring{k1} vault.Ring{k1} vault.Ring{k1} vault.Ring{k1}" && s != "vault.Ring{k1}" {
 			t.Errorf("Ring prints as %q", s)
 		}
 	}
-}
-
-func TestLoadRing(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "card.keys")
-	if err := os.WriteFile(file, []byte(mustKeyText(t, "fromfile")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := mustKeyText(t, "fromenv")
-
-	r, err := LoadRing(file, env)
-	if err != nil || r.CurrentKeyID() != "fromenv" {
-		t.Errorf("env should win: %v, %v", r, err)
-	}
-	r, err = LoadRing(file, "  \n")
-	if err != nil || r.CurrentKeyID() != "fromfile" {
-		t.Errorf("blank env should fall back to file: %v, %v", r, err)
-	}
-	r, err = LoadRing("", env)
-	if err != nil || r.CurrentKeyID() != "fromenv" {
-		t.Errorf("env alone: %v, %v", r, err)
-	}
-	if _, err := LoadRing("", ""); !errors.Is(err, ErrNoKey) ||
-		err.Error() != "no card encryption key: set --card-key-file or WAYFARER_CARD_KEYS" {
-		t.Errorf("no source: err = %v", err)
-	}
-	if _, err := LoadRing(filepath.Join(dir, "missing"), ""); err == nil {
-		t.Error("missing file: no error")
-	}
-	if _, err := LoadRing(file, "k1:nope"); err == nil || !strings.Contains(err.Error(), EnvVar) {
-		t.Errorf("bad env: err = %v, want it to name %s", err, EnvVar)
-	}
-}
-
-func TestEnsureKeyFile(t *testing.T) {
-	defer func(f func() time.Time) { now = f }(now)
-	now = func() time.Time { return time.Date(2026, 11, 21, 23, 30, 0, 0, time.UTC) }
-
-	path := filepath.Join(t.TempDir(), "sub", "card.keys")
-	created, err := EnsureKeyFile(path)
-	if err != nil || !created {
-		t.Fatalf("first call: created=%v err=%v", created, err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if perm := fi.Mode().Perm(); perm != 0o600 {
-		t.Errorf("mode = %o, want 600", perm)
-	}
-	first, _ := os.ReadFile(path)
-	for _, want := range []string{"# Wayfarer card encryption keys", "Back this file up", "Never store it in the database", "prepend a new line", "\nk20261121:"} {
-		if !strings.Contains(string(first), want) {
-			t.Errorf("key file lacks %q:\n%s", want, first)
-		}
-	}
-	r, err := LoadRing(path, "")
-	if err != nil || r.CurrentKeyID() != "k20261121" {
-		t.Fatalf("load created file: %v, %v", r, err)
-	}
-
-	created, err = EnsureKeyFile(path)
-	if err != nil || created {
-		t.Fatalf("second call: created=%v err=%v", created, err)
-	}
-	second, _ := os.ReadFile(path)
-	if !bytes.Equal(first, second) {
-		t.Error("second call changed the file")
-	}
-
-	// An existing file is left alone, whatever it holds.
-	other := filepath.Join(t.TempDir(), "other.keys")
-	os.WriteFile(other, []byte("not a key file"), 0o644)
-	if created, err := EnsureKeyFile(other); err != nil || created {
-		t.Errorf("existing file: created=%v err=%v", created, err)
-	}
-	if b, _ := os.ReadFile(other); string(b) != "not a key file" {
-		t.Error("existing file was changed")
+	if s := fmt.Sprintf("%v %+v %#v", ks, ks, ks); s != "vault.Keyset{k1} vault.Keyset{k1} vault.Keyset{k1}" {
+		t.Errorf("Keyset prints as %q", s)
 	}
 }

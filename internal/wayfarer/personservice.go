@@ -3,6 +3,7 @@ package wayfarer
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
@@ -64,6 +65,7 @@ type PersonService struct {
 	Store  PersonStore
 	Sealer CardSealer
 	Clock  Clock
+	Log    *slog.Logger // card vault failures; nil: slog.Default()
 }
 
 // PersonNotFoundError is the single answer for a person that does not exist,
@@ -103,7 +105,7 @@ func (s *PersonService) Load(ctx context.Context, sess *Session, recNo int64, de
 		if c == nil || c.Sealed == nil || !c.Type.Valid || c.Type.Value != CardTypeCreditDebit {
 			continue
 		}
-		digits, err := s.open(sess.AgencyID, c.Sealed)
+		digits, err := s.open(sess.AgencyID, c.RecNo.Value, c.Sealed)
 		if err != nil {
 			return nil, err
 		}
@@ -285,6 +287,7 @@ func (s *PersonService) seal(agencyID int64, ch *PersonChanges) error {
 		}
 		keyID, cipher, err := s.Sealer.Seal(agencyID, c.Digits)
 		if err != nil {
+			s.logger().Error("card vault: a card number could not be sealed", "agency_id", agencyID, "error", err.Error())
 			return Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault could not seal a card number")
 		}
 		c.New.CardNumber = Some(MaskCardNumber(c.Digits, c.Brand))
@@ -299,15 +302,37 @@ func (s *PersonService) seal(agencyID int64, ch *PersonChanges) error {
 	return nil
 }
 
-func (s *PersonService) open(agencyID int64, sealed *SealedNumber) (string, error) {
+func (s *PersonService) open(agencyID, cardRecNo int64, sealed *SealedNumber) (string, error) {
 	if s.Sealer == nil {
 		return "", Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault is not configured")
 	}
 	digits, err := s.Sealer.Open(agencyID, sealed.KeyID, sealed.Cipher)
 	if err != nil {
-		return "", Errorf(KindInternal, contract.CodeInternal, MethodPerson, "the card vault could not open a card number")
+		// The sealer's error names the key id and the cause, never the
+		// cipher or the number; the log gets it, the client a 901 saying
+		// which card and key, so an administrator knows what to restore.
+		s.logger().Error("card vault: a card number could not be opened", "agency_id", agencyID,
+			"card_rec_no", cardRecNo, "key_id", sealed.KeyID, "error", err.Error())
+		return "", CardVaultError(cardRecNo, sealed.KeyID)
 	}
 	return digits, nil
+}
+
+// CardVaultError is the answer for a stored card number that cannot be
+// opened: a missing or wrong key, or a damaged row.
+func CardVaultError(cardRecNo int64, keyID string) *Error {
+	if len(keyID) > 40 {
+		keyID = keyID[:40] + "..."
+	}
+	return Errorf(KindInternal, contract.CodeCardVault, MethodPerson,
+		"Card vault error: card %d could not be opened (key id %q); the administrator must restore that key", cardRecNo, keyID)
+}
+
+func (s *PersonService) logger() *slog.Logger {
+	if s.Log == nil {
+		return slog.Default()
+	}
+	return s.Log
 }
 
 // completedByField is the wire name of the server-set completedBy_appUserRecNo.
@@ -426,7 +451,7 @@ func (s *PersonService) reconcileClearNumbers(agencyID int64, old, new *Person, 
 		d, ok := digitsOf[id]
 		if !ok {
 			var err error
-			if d, err = s.open(agencyID, cur.Sealed); err != nil {
+			if d, err = s.open(agencyID, id, cur.Sealed); err != nil {
 				return false, err
 			}
 			digitsOf[id] = d
