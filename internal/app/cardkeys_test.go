@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/vault"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -104,7 +105,7 @@ func clearNumber(t *testing.T, s *testserver.Server, recNo int64) (string, *test
 		return "", r
 	}
 	var ps []wayfarer.Person
-	if err := json.Unmarshal(r.Body, &ps); err != nil || len(ps) != 1 {
+	if err := jsoncodec.Strict.Decode(r.Body, &ps, "test"); err != nil || len(ps) != 1 {
 		t.Fatalf("load %d: %v %s", recNo, err, r.Body)
 	}
 	for _, l := range ps[0].PersonCardLink {

@@ -2,12 +2,12 @@ package app_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -103,13 +103,15 @@ func changeCardNumber(t *testing.T, s *testserver.Server, recNo int64, number st
 	tok := testserver.Bearer(s.LoginDemo(t, "admin"))
 	r := s.Do(t, "GET", fmt.Sprintf("/person/%d", recNo), nil, tok...)
 	var ps []*wayfarer.Person
-	if err := json.Unmarshal(r.Body, &ps); err != nil || len(ps) != 1 {
+	if err := jsoncodec.Strict.Decode(r.Body, &ps, "test"); err != nil || len(ps) != 1 {
 		t.Fatalf("load %d: %s", recNo, r.Body)
 	}
 	old := ps[0]
 	var n wayfarer.Person
-	b, _ := json.Marshal(old)
-	json.Unmarshal(b, &n)
+	b, _ := jsoncodec.Marshal(old)
+	if err := jsoncodec.Strict.Decode(b, &n, "test"); err != nil {
+		t.Fatal(err)
+	}
 	n.PersonCardLink[0].Card.CardNumber = wayfarer.Some(number)
 	n.PersonCardLink[0].Card.CardNumberToken = wayfarer.Opt[string]{}
 	body := map[string]any{"oldNewDataset": map[string]any{"oldData": []*wayfarer.Person{old}, "newData": []*wayfarer.Person{&n}}}
