@@ -138,7 +138,6 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-
 // EscapeLike escapes the LIKE wildcards % and _ and the escape character
 // itself, for a pattern used with ESCAPE '\'.
 func EscapeLike(s string) string {
