@@ -18,12 +18,14 @@ const contentTypeCSV = "text/csv; charset=utf-8"
 // handlePersonSearch is POST /personSearch: a JSON array of rows, or CSV
 // when reportFormat is true.
 func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, wayfarer.MaxSearchBodyBytes)
 	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
 	res, c, err := s.Search.Search(r.Context(), sessionOf(r), body)
 	if err != nil {
+		s.logSearchCutOff(r, c, err)
 		return err
 	}
 	h := w.Header()

@@ -214,7 +214,8 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 }
 
 // SearchPersons runs a person search within the scope.
-func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (*wayfarer.SearchResult, error) {
+// Its database work is bounded by the query time limit (timeout.go).
+func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (_ *wayfarer.SearchResult, err error) {
 	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 	if c.TopRows > 0 && c.StartingRow >= c.TopRows {
 		if c.HasColumn("summaryCount") {
@@ -222,6 +223,8 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		}
 		return res, nil
 	}
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	handle := db.Reader(c.ReadOnlyIntent)
 	opt, err := db.searchOptions(ctx, handle, sc, c)
 	if err != nil {
@@ -236,13 +239,17 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	}
 	defer release()
 	var tx *sql.Tx
-	if needCount {
-		// One snapshot for the rows and their count.
+	if needCount || db.Dialect.requestSettings != "" {
+		// One snapshot for the rows and their count, and the request's
+		// settings where the engine has any.
 		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return nil, err
 		}
 		defer tx.Rollback()
+		if err := db.limitTx(ctx, tx); err != nil {
+			return nil, fmt.Errorf("person search: %w", err)
+		}
 		st = tx.StmtContext(ctx, st)
 	}
 	rows, err := st.QueryContext(ctx, args...)

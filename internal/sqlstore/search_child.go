@@ -58,6 +58,9 @@ type childFilter struct {
 	// conds test, and its agency_id: sizing up counts its rows and skips
 	// the join (a card belongs to one person).
 	sizeFrom, sizeAgency string
+	// subplan: the EXISTS form ends with OFFSET 0, which keeps PostgreSQL
+	// from making it a semi-join (Dialect.subplansAfter).
+	subplan bool
 }
 
 // childFilters are the filters on child rows that can run in either form.
@@ -96,7 +99,7 @@ func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []ch
 				me+".rec_no = "+a+".marketing_element_id AND ", FoldEquals(d, me+".code", []string{*m.ElementID}), ")"))
 		}
 		fs = append(fs, childFilter{key: a, from: "person_marketing " + a, agency: a + ".agency_id", person: a + ".person_id",
-			conds: es, negated: !m.Checked})
+			conds: es, negated: !m.Checked, subplan: d.subplansAfter > 0 && i >= d.subplansAfter})
 	}
 	for i, tg := range c.Tags {
 		a, ta := "ptg"+strconv.Itoa(i), "tg"+strconv.Itoa(i)
@@ -110,7 +113,7 @@ func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []ch
 		es = append(es, StringCond(d, a+".value", tg.Value))
 		from := "person_tag " + a + " JOIN tag " + ta + " ON " + ta + ".agency_id = " + a + ".agency_id AND " + ta + ".rec_no = " + a + ".tag_id"
 		fs = append(fs, childFilter{key: a, from: from, agency: a + ".agency_id", person: a + ".person_id",
-			conds: es, negated: !tg.Checked})
+			conds: es, negated: !tg.Checked, subplan: d.subplansAfter > 0 && len(c.Marketing)+i >= d.subplansAfter})
 	}
 	return fs
 }
@@ -127,7 +130,11 @@ func (f childFilter) cond(agencyID int64, few bool) Expr {
 	if f.negated {
 		prefix = "NOT " + prefix
 	}
-	return Wrap(prefix, And(f.conds...), ")")
+	suffix := ")"
+	if f.subplan {
+		suffix = " OFFSET 0)"
+	}
+	return Wrap(prefix, And(f.conds...), suffix)
 }
 
 // where selects the passing rows of the agency (its agency_id column

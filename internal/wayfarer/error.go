@@ -3,6 +3,7 @@ package wayfarer
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an error; the HTTP layer maps each kind to one status.
@@ -16,6 +17,7 @@ const (
 	KindNotFound                 // 404: no such record in the caller's reach
 	KindConflict                 // 409: stored data changed since the client loaded it
 	KindTooLarge                 // 413: request body over the limit
+	KindUnavailable              // 503: the database did not answer within the query time limit
 )
 
 // Result codes. 0 and 100..108 are the contract's login codes, 300..305 the
@@ -42,6 +44,7 @@ const (
 	CodeDeserialization        = 406
 	CodeInvalidValue           = 407 // a field fails validation (too long, required, out of range)
 	CodeNotSupported           = 408 // a parameter Wayfarer does not support yet
+	CodeQueryTimeout           = 420 // the database work ran past the query time limit (--query-timeout)
 	CodeCardRule               = 410 // a card rule of contract §4.6 is broken
 	CodeIdentifierMismatch     = 411 // identifiers in a save disagree
 	CodeRequestTooLarge        = 413
@@ -68,6 +71,8 @@ type Error struct {
 	Code    int
 	Method  string
 	Message string
+
+	limit time.Duration // the time limit a CodeQueryTimeout answer ran past
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %d %s", e.Method, e.Code, e.Message) }

@@ -135,7 +135,8 @@ type SearchService struct {
 }
 
 // Search checks the Select permission (and Export for a CSV report),
-// decodes the body and runs the search.
+// decodes the body, checks the search's size (CheckSearchLimits) and runs
+// it.
 // Permission is checked first: a caller who may not search learns nothing
 // about the parameters.
 func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) (*SearchResult, *SearchCriteria, error) {
@@ -152,9 +153,12 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) 
 			return nil, nil, err
 		}
 	}
+	if err := CheckSearchLimits(c); err != nil {
+		return nil, c, err
+	}
 	if s.MaxRows <= 0 {
 		res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
-		return res, c, err
+		return res, c, searchTimeout(err)
 	}
 	if c.RowCount > s.MaxRows {
 		return nil, c, srValueError("rowCount", "rowCount %d is more than the %d rows a search answers at most; ask for pages of at most %d",
@@ -169,11 +173,18 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, body []byte) 
 	}
 	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
 	if err != nil {
-		return nil, c, err
+		return nil, c, searchTimeout(err)
 	}
 	if unbounded && int64(len(res.Rows)) > s.MaxRows {
 		return nil, c, srValueError("rowCount", "the search answers more than %d rows, the most one answer holds; "+
 			"ask for pages with rowCount (at most %d) and startingRow, or narrow the search", s.MaxRows, s.MaxRows)
 	}
 	return res, c, nil
+}
+
+// searchTimeout rewords a query timeout for a search: unlike a save, a
+// search that took too long will take as long again, so the client is
+// asked to narrow it rather than to try again.
+func searchTimeout(err error) error {
+	return rewordTimeout(err, MethodPersonSearch, "The search took longer than the %s limit; narrow it")
 }
