@@ -134,8 +134,8 @@ func TestSearchShapeHasNoValues(t *testing.T) {
 		Tags:                 []TagParam{{TagName: sp("SecretTag"), Value: StringParam{StrIn, []string{"a", "b"}}}},
 		Marketing:            []MarketingParam{{ElementID: sp("SECRETCODE")}},
 		EmailPermitMarketing: &yes, ActiveStatus: []int64{1, 2},
-		Columns:              []SearchColumn{{Name: "recNo"}, {Name: "cardNumber", Group: GroupCard}},
-		RowCount:             50, StartingRow: 424242, ReportName: "secret-report",
+		Columns:  []SearchColumn{{Name: "recNo"}, {Name: "cardNumber", Group: GroupCard}},
+		RowCount: 50, StartingRow: 424242, ReportName: "secret-report",
 	}
 	got := c.Shape()
 	want := "recNo:Equal/1 UniqueId lastName:StartingWith/1 activeStatus/2 emailPermitMarketing commValue:Contains/1 marketing:1 tags:1(values 2) columns:2 cardRows startingRow rowCount"
