@@ -70,7 +70,7 @@ type Dialect struct {
 	// which PostgreSQL leaves a subplan). Each semi-join on the person adds
 	// a member to one equivalence class, and PostgreSQL's planning time
 	// grows with its cube: 20 tag and 20 marketing filters took 0.4 s to
-	// plan, 200 tag filters 45 s. 0: every filter is a semi-join.
+	// plan, 0.03 s so. 0: every filter is a semi-join.
 	subplansAfter int
 }
 
