@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -182,6 +183,26 @@ func TestSearchFilterSizesUpToTheLimits(t *testing.T) {
 			wayfarer.MaxSearchValues+1, half, half, wayfarer.MaxSearchValues)
 		if m["resultDescription"] != want {
 			t.Errorf("description %q, want %q", m["resultDescription"], want)
+		}
+	})
+}
+
+// A search body is bounded by MaxSearchBodyBytes even where --body-limit
+// lets other calls send more.
+func TestSearchBodyLimitBelowBodyLimit(t *testing.T) {
+	opts := testserver.Options{Config: func(c *app.Config) { c.BodyLimit = 8 << 20 }}
+	testserver.Each(t, opts, func(t *testing.T, s *testserver.Server) {
+		tok := testserver.Bearer(s.LoginDemo(t, "admin"))
+		body := `{"lastName":{"value":["` + strings.Repeat("a", wayfarer.MaxSearchBodyBytes) + `"],"compareCondition":5}}`
+		m := wantResult(t, s.Do(t, "POST", "/personSearch", body, tok...), 413, 413, "request")
+		if m["resultDescription"] != "Request body is larger than 1048576 bytes" {
+			t.Errorf("description %q", m["resultDescription"])
+		}
+		// Another call may send more: the save reads the whole body (and
+		// refuses the person for its own reasons).
+		save := `{"firstName":"` + strings.Repeat("a", 2<<20) + `","activeStatus":1}`
+		if r := s.Do(t, "POST", "/person", save, tok...); r.Status == 413 {
+			t.Errorf("a 2 MiB save under an 8 MiB --body-limit: %d %s", r.Status, r.Body)
 		}
 	})
 }
