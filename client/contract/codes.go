@@ -26,6 +26,7 @@ const (
 	CodeDeserialization        = 406 // the body cannot be read as the expected JSON
 	CodeInvalidValue           = 407 // a field fails validation (too long, required, out of range)
 	CodeNotSupported           = 408 // a field Wayfarer does not serve yet
+	CodeQueryTimeout           = 420 // the database work ran past the query time limit (--query-timeout)
 	CodeCardRule               = 410 // a card rule of contract §4.6 is broken
 	CodeIdentifierMismatch     = 411 // identifiers in a save disagree
 	CodeRequestTooLarge        = 413

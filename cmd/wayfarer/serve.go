@@ -51,6 +51,8 @@ func instanceFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-search-rows", Value: app.DefaultMaxSearchRows, Usage: "most rows one search answers; larger answers are refused, asking for pages (0: no limit)", Sources: cli.EnvVars("WAYFARER_MAX_SEARCH_ROWS")},
 		&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file (default with --demo on SQLite: <db>.cardkey)", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		&cli.StringFlag{Name: "unknown-fields", Value: "reject", Usage: "a request member no field table knows: reject (400) or warn (skipped, logged once per field)", Sources: cli.EnvVars("WAYFARER_UNKNOWN_FIELDS")},
+		&cli.DurationFlag{Name: "query-timeout", Value: app.DefaultQueryTimeout, Usage: "longest database work of one request (a search, a save); longer ones are stopped and answer 503 (0: no limit)", Sources: cli.EnvVars("WAYFARER_QUERY_TIMEOUT")},
+		&cli.StringFlag{Name: "sqlite-synchronous", Value: "full", Usage: "SQLite only: full (a saved change survives a power cut) or normal (faster saves; a power cut may lose the last ones)", Sources: cli.EnvVars("WAYFARER_SQLITE_SYNCHRONOUS")},
 	}
 }
 
@@ -58,25 +60,35 @@ func instanceFlags() []cli.Flag {
 // is read from the environment only, never from a flag.
 func instanceConfig(cmd *cli.Command) app.Config {
 	return app.Config{
-		DB:               cmd.String("db"),
-		DBReplica:        cmd.String("db-replica"),
-		NoMigrate:        cmd.Bool("no-migrate"),
-		TokenKey:         cmd.String("token-key"),
-		TokenLifetime:    cmd.Duration("token-lifetime"),
-		MaxFailures:      int(cmd.Int("max-failed-logins")),
-		LockoutDuration:  cmd.Duration("lockout"),
-		MinClientVersion: cmd.String("min-client-version"),
-		BodyLimit:        cmd.Int64("body-limit"),
-		MaxSearchRows:    maxSearchRows(cmd.Int64("max-search-rows")),
-		CardKeyFile:      cmd.String("card-key-file"),
-		CardKeys:         cardKeysFromEnv(),
-		UnknownFields:    cmd.String("unknown-fields"),
-		BuildVersion:     version,
+		DB:                cmd.String("db"),
+		DBReplica:         cmd.String("db-replica"),
+		NoMigrate:         cmd.Bool("no-migrate"),
+		TokenKey:          cmd.String("token-key"),
+		TokenLifetime:     cmd.Duration("token-lifetime"),
+		MaxFailures:       int(cmd.Int("max-failed-logins")),
+		LockoutDuration:   cmd.Duration("lockout"),
+		MinClientVersion:  cmd.String("min-client-version"),
+		BodyLimit:         cmd.Int64("body-limit"),
+		MaxSearchRows:     maxSearchRows(cmd.Int64("max-search-rows")),
+		QueryTimeout:      queryTimeout(cmd.Duration("query-timeout")),
+		SQLiteSynchronous: cmd.String("sqlite-synchronous"),
+		CardKeyFile:       cmd.String("card-key-file"),
+		CardKeys:          cardKeysFromEnv(),
+		UnknownFields:     cmd.String("unknown-fields"),
+		BuildVersion:      version,
 	}
 }
 
 // maxSearchRows maps the flag's "0: no limit" onto app.Config's negative.
 func maxSearchRows(flag int64) int64 {
+	if flag == 0 {
+		return -1
+	}
+	return flag
+}
+
+// queryTimeout maps the flag's "0: no limit" onto app.Config's negative.
+func queryTimeout(flag time.Duration) time.Duration {
 	if flag == 0 {
 		return -1
 	}

@@ -22,26 +22,32 @@ import (
 
 // Config is everything an instance is configured by.
 type Config struct {
-	DB, DBReplica    string
-	NoMigrate        bool   // check that no migration is pending instead of applying them
-	TokenKey         string // HMAC key for identity tokens; empty: generated once and kept in the database
-	TokenLifetime    time.Duration
-	MaxFailures      int
-	LockoutDuration  time.Duration
-	MinClientVersion string
-	BodyLimit        int64
-	MaxSearchRows    int64  // rows of one search answer; 0: DefaultMaxSearchRows, negative: no bound
-	CardKeyFile      string // key file of the card vault
-	CardKeys         string // key text of the card vault (WAYFARER_CARD_KEYS), wins over the file
-	UnknownFields    string // request members no field table knows: "reject" (default) or "warn"
-	BuildVersion     string
-	PasswordParams   password.Params
-	HashConcurrency  int
+	DB, DBReplica     string
+	NoMigrate         bool   // check that no migration is pending instead of applying them
+	TokenKey          string // HMAC key for identity tokens; empty: generated once and kept in the database
+	TokenLifetime     time.Duration
+	MaxFailures       int
+	LockoutDuration   time.Duration
+	MinClientVersion  string
+	BodyLimit         int64
+	MaxSearchRows     int64         // rows of one search answer; 0: DefaultMaxSearchRows, negative: no bound
+	QueryTimeout      time.Duration // database work of one request; 0: DefaultQueryTimeout, negative: none
+	SQLiteSynchronous string        // "full" (default) or "normal"; see sqlite.Options
+	CardKeyFile       string        // key file of the card vault
+	CardKeys          string        // key text of the card vault (WAYFARER_CARD_KEYS), wins over the file
+	UnknownFields     string        // request members no field table knows: "reject" (default) or "warn"
+	BuildVersion      string
+	PasswordParams    password.Params
+	HashConcurrency   int
 }
 
 // DefaultMaxSearchRows is the most rows one search answers unless
 // configured otherwise (docs/search.md, "Paging").
 const DefaultMaxSearchRows = 100_000
+
+// DefaultQueryTimeout bounds the database work of one request unless
+// configured otherwise (docs/security.md, "Searches and the database").
+const DefaultQueryTimeout = 5 * time.Second
 
 // Defaults fills the zero fields with the documented defaults.
 func (c *Config) Defaults() {
@@ -56,6 +62,9 @@ func (c *Config) Defaults() {
 	}
 	if c.MaxSearchRows == 0 {
 		c.MaxSearchRows = DefaultMaxSearchRows
+	}
+	if c.QueryTimeout == 0 {
+		c.QueryTimeout = DefaultQueryTimeout
 	}
 	if c.BodyLimit == 0 {
 		c.BodyLimit = 1 << 20
@@ -83,10 +92,11 @@ type App struct {
 // Open opens and migrates the database and wires the services.
 func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
 	cfg.Defaults()
-	db, err := storage.Open(cfg.DB, cfg.DBReplica)
+	db, err := storage.OpenWith(cfg.DB, storage.Options{Replica: cfg.DBReplica, SQLiteSynchronous: cfg.SQLiteSynchronous})
 	if err != nil {
 		return nil, err
 	}
+	db.SetQueryTimeout(cfg.QueryTimeout) // negative: none
 	a, err := wire(ctx, db, cfg, log, clock)
 	if err != nil {
 		db.Close()

@@ -17,6 +17,7 @@ var statusOf = map[wayfarer.Kind]int{
 	wayfarer.KindNotFound:     http.StatusNotFound,
 	wayfarer.KindConflict:     http.StatusConflict,
 	wayfarer.KindTooLarge:     http.StatusRequestEntityTooLarge,
+	wayfarer.KindUnavailable:  http.StatusServiceUnavailable,
 	wayfarer.KindInternal:     http.StatusInternalServerError,
 }
 

@@ -19,6 +19,7 @@ const contentTypeCSV = "text/csv; charset=utf-8"
 // handlePersonSearch is POST /personSearch: a JSON array of rows, or CSV
 // when reportFormat is true.
 func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, wayfarer.MaxSearchBodyBytes)
 	// Permission first: a caller who may not search learns nothing about
 	// the parameters.
 	if err := s.Search.Authorize(sessionOf(r), false); err != nil {
@@ -34,6 +35,7 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 	}
 	res, err := s.Search.Search(r.Context(), sessionOf(r), c)
 	if err != nil {
+		s.logSearchCutOff(r, c, err)
 		return err
 	}
 	h := w.Header()

@@ -12,7 +12,10 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 )
@@ -45,10 +48,20 @@ func OpenHandle(url string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("pgx", dsn)
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open postgres: %w", err)
+		// Never echo the URL: it may hold a password.
+		return nil, fmt.Errorf("open postgres: cannot parse the URL")
 	}
+	// A context that ends (the query time limit, a client gone away) sends
+	// the server a cancel request, so the backend stops the statement
+	// rather than running it to its end for nobody; the connection is given
+	// up only if the server has not answered a second later. pgx's default
+	// closes the connection at once and leaves the backend running.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: time.Second}
+	}
+	db := stdlib.OpenDB(*cfg)
 	pool.Apply(db)
 	return db, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -17,12 +18,43 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Open opens (creating if needed) the SQLite file at path. WAL lets readers
-// run beside the one writer; immediate transactions take the write lock at
-// BEGIN, so two saves never deadlock upgrading from read to write.
-func Open(path string) (*sqlstore.DB, error) {
+// Options adjust how the file is opened.
+type Options struct {
+	// Synchronous is when a commit waits for the disk: "full" (the
+	// default: every commit is on disk before it is acknowledged, so it
+	// survives a power cut) or "normal" (commits reach the disk at the
+	// next checkpoint: a power cut or an operating system crash may lose
+	// the last ones, a crash of Wayfarer alone loses nothing). See
+	// docs/deployment.md.
+	Synchronous string
+}
+
+// Synchronous modes (PRAGMA synchronous) Wayfarer accepts.
+const (
+	SynchronousFull   = "full"
+	SynchronousNormal = "normal"
+)
+
+// Open opens (creating if needed) the SQLite file at path with the default
+// options.
+func Open(path string) (*sqlstore.DB, error) { return OpenWith(path, Options{}) }
+
+// OpenWith opens (creating if needed) the SQLite file at path. WAL lets
+// readers run beside the one writer; immediate transactions take the write
+// lock at BEGIN, so two saves never deadlock upgrading from read to write.
+// The pragmas are part of the connection string, so every connection the
+// pool opens has them.
+func OpenWith(path string, o Options) (*sqlstore.DB, error) {
+	sync := strings.ToLower(o.Synchronous)
+	switch sync {
+	case "":
+		sync = SynchronousFull
+	case SynchronousFull, SynchronousNormal:
+	default:
+		return nil, fmt.Errorf("SQLite synchronous mode %q: must be %s or %s", o.Synchronous, SynchronousFull, SynchronousNormal)
+	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(ON)", "synchronous(NORMAL)"} {
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(ON)", "synchronous(" + strings.ToUpper(sync) + ")"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

@@ -18,9 +18,11 @@ func notFound(err error) error {
 }
 
 // AgencyByAlias finds an agency by its (normalized) alias.
-func (db *DB) AgencyByAlias(ctx context.Context, alias string) (*wayfarer.Agency, error) {
+func (db *DB) AgencyByAlias(ctx context.Context, alias string) (_ *wayfarer.Agency, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	var a wayfarer.Agency
-	err := db.primary.QueryRowContext(ctx, db.q(
+	err = db.primary.QueryRowContext(ctx, db.q(
 		`SELECT rec_no, alias, name, status, max_password_age_days FROM agency WHERE alias = ?`),
 		wayfarer.NormalizeAlias(alias)).Scan(&a.ID, &a.Alias, &a.Name, &a.Status, &a.MaxPasswordAgeDays)
 	if err != nil {
@@ -50,7 +52,9 @@ func scanUser(row interface{ Scan(...any) error }) (*wayfarer.User, error) {
 }
 
 // UserByName finds a user of an agency by name, case-insensitively.
-func (db *DB) UserByName(ctx context.Context, agencyID int64, userName string) (*wayfarer.User, error) {
+func (db *DB) UserByName(ctx context.Context, agencyID int64, userName string) (_ *wayfarer.User, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	return scanUser(db.primary.QueryRowContext(ctx, db.q(
 		`SELECT `+userColumns+` FROM app_user WHERE agency_id = ? AND user_name_key = ?`),
 		agencyID, wayfarer.NormalizeUserName(userName)))
@@ -58,9 +62,11 @@ func (db *DB) UserByName(ctx context.Context, agencyID int64, userName string) (
 
 // RecordLoginFailure counts a failure in one statement, so failures through
 // several instances on one database add up.
-func (db *DB) RecordLoginFailure(ctx context.Context, agencyID, userID int64, maxFailures int, lockUntil time.Time) (bool, error) {
+func (db *DB) RecordLoginFailure(ctx context.Context, agencyID, userID int64, maxFailures int, lockUntil time.Time) (_ bool, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	var failures int
-	err := db.primary.QueryRowContext(ctx, db.q(
+	err = db.primary.QueryRowContext(ctx, db.q(
 		`UPDATE app_user SET failed_logins = failed_logins + 1 WHERE agency_id = ? AND rec_no = ? RETURNING failed_logins`),
 		agencyID, userID).Scan(&failures)
 	if err != nil {
@@ -76,8 +82,10 @@ func (db *DB) RecordLoginFailure(ctx context.Context, agencyID, userID int64, ma
 }
 
 // RecordLoginSuccess resets the failure count and any expired lock.
-func (db *DB) RecordLoginSuccess(ctx context.Context, agencyID, userID int64) error {
-	_, err := db.primary.ExecContext(ctx, db.q(
+func (db *DB) RecordLoginSuccess(ctx context.Context, agencyID, userID int64) (err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	_, err = db.primary.ExecContext(ctx, db.q(
 		`UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE agency_id = ? AND rec_no = ?`),
 		agencyID, userID)
 	return err
@@ -85,9 +93,11 @@ func (db *DB) RecordLoginSuccess(ctx context.Context, agencyID, userID int64) er
 
 // UnknownUserLocked reports whether failed logins under a name that names
 // no user have locked that name at now.
-func (db *DB) UnknownUserLocked(ctx context.Context, agencyID int64, nameKey string, now time.Time) (bool, error) {
+func (db *DB) UnknownUserLocked(ctx context.Context, agencyID int64, nameKey string, now time.Time) (_ bool, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	var locked bool
-	err := db.primary.QueryRowContext(ctx, db.q(
+	err = db.primary.QueryRowContext(ctx, db.q(
 		`SELECT locked_until > ? FROM login_failure WHERE agency_id = ? AND user_name_key = ? AND locked_until IS NOT NULL`),
 		ts(now), agencyID, nameKey).Scan(&locked)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -99,9 +109,11 @@ func (db *DB) UnknownUserLocked(ctx context.Context, agencyID int64, nameKey str
 // RecordUnknownLoginFailure counts a failed login under a name that names no
 // user, in one statement as RecordLoginFailure does, locking the name at
 // maxFailures.
-func (db *DB) RecordUnknownLoginFailure(ctx context.Context, agencyID int64, nameKey string, now time.Time, maxFailures int, lockUntil time.Time) error {
+func (db *DB) RecordUnknownLoginFailure(ctx context.Context, agencyID int64, nameKey string, now time.Time, maxFailures int, lockUntil time.Time) (err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	var failures int
-	err := db.primary.QueryRowContext(ctx, db.q(`
+	err = db.primary.QueryRowContext(ctx, db.q(`
 		INSERT INTO login_failure (agency_id, user_name_key, failures, last_failure) VALUES (?, ?, 1, ?)
 		ON CONFLICT (agency_id, user_name_key) DO UPDATE SET failures = login_failure.failures + 1, last_failure = excluded.last_failure
 		RETURNING failures`), agencyID, nameKey, ts(now)).Scan(&failures)
@@ -126,16 +138,20 @@ func (db *DB) DeleteStaleLoginFailures(ctx context.Context, before, now time.Tim
 }
 
 // CreateToken stores a new session and returns its tokenRecNo.
-func (db *DB) CreateToken(ctx context.Context, agencyID, userID int64, createdAt, expiresAt time.Time) (int64, error) {
+func (db *DB) CreateToken(ctx context.Context, agencyID, userID int64, createdAt, expiresAt time.Time) (_ int64, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	var id int64
-	err := db.primary.QueryRowContext(ctx, db.q(
+	err = db.primary.QueryRowContext(ctx, db.q(
 		`INSERT INTO identity_token (agency_id, app_user_id, created_at, expires_at) VALUES (?, ?, ?, ?) RETURNING rec_no`),
 		agencyID, userID, ts(createdAt), ts(expiresAt)).Scan(&id)
 	return id, err
 }
 
 // ExtendToken moves a session's expiry.
-func (db *DB) ExtendToken(ctx context.Context, agencyID, tokenID int64, expiresAt time.Time) error {
+func (db *DB) ExtendToken(ctx context.Context, agencyID, tokenID int64, expiresAt time.Time) (err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	res, err := db.primary.ExecContext(ctx, db.q(
 		`UPDATE identity_token SET expires_at = ? WHERE agency_id = ? AND rec_no = ?`), ts(expiresAt), agencyID, tokenID)
 	if err != nil {
@@ -148,8 +164,10 @@ func (db *DB) ExtendToken(ctx context.Context, agencyID, tokenID int64, expiresA
 }
 
 // DeleteToken ends a session.
-func (db *DB) DeleteToken(ctx context.Context, agencyID, tokenID int64) error {
-	_, err := db.primary.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ? AND rec_no = ?`), agencyID, tokenID)
+func (db *DB) DeleteToken(ctx context.Context, agencyID, tokenID int64) (err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	_, err = db.primary.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ? AND rec_no = ?`), agencyID, tokenID)
 	return err
 }
 
@@ -165,7 +183,9 @@ func (db *DB) DeleteExpiredTokens(ctx context.Context, t time.Time) (int64, erro
 // SessionByToken loads the caller behind a token with the permissions the
 // database holds now. It runs on every authenticated request, so it is one
 // prepared statement: the user's advisors come as extra rows of a LEFT JOIN.
-func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now time.Time) (*wayfarer.Session, error) {
+func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now time.Time) (_ *wayfarer.Session, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
 	st, release, err := db.prepared(ctx, db.primary, `
 		SELECT t.rec_no, t.agency_id, a.alias, u.rec_no, u.user_name, u.type, u.branch_id, u.person_permissions, t.expires_at, ua.profile_id
 		FROM identity_token t

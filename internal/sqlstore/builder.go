@@ -43,27 +43,53 @@ func join(sep string, es []Expr) Expr {
 }
 
 // And joins conditions with AND; none is true.
-func And(es ...Expr) Expr {
-	e := join(" AND ", es)
-	switch {
-	case e.IsZero():
-		return exprTrue
-	case countNonZero(es) > 1:
-		e.SQL = "(" + e.SQL + ")"
+func And(es ...Expr) Expr { return connect(" AND ", exprTrue, es) }
+
+// Or joins conditions with OR; none is false.
+func Or(es ...Expr) Expr { return connect(" OR ", exprFalse, es) }
+
+func connect(op string, none Expr, es []Expr) Expr {
+	es = nonZero(es)
+	switch len(es) {
+	case 0:
+		return none
+	case 1:
+		return es[0]
 	}
+	e := chain(op, es)
+	e.SQL = "(" + e.SQL + ")"
 	return e
 }
 
-// Or joins conditions with OR; none is false.
-func Or(es ...Expr) Expr {
-	e := join(" OR ", es)
-	switch {
-	case e.IsZero():
-		return exprFalse
-	case countNonZero(es) > 1:
-		e.SQL = "(" + e.SQL + ")"
+// chainLimit is the most terms the builder joins with one operator in a
+// flat chain. SQLite parses a chain of n terms into a tree n levels deep
+// and refuses trees deeper than 1000 (SQLITE_MAX_EXPR_DEPTH): a filter
+// of 999 values, or of 999 tags, failed with "Expression tree is too
+// large". Longer chains are nested in balanced halves, so n terms add
+// about log2(n/chainLimit) levels, not n. Parentheses make no nodes of
+// their own, and both engines flatten nested ANDs and ORs when planning,
+// so the plans are those of the flat chain; chains up to the limit, those
+// of everyday searches, keep their text as it was.
+const chainLimit = 16
+
+// chain joins non-empty terms with op, as a balanced tree beyond chainLimit.
+func chain(op string, es []Expr) Expr {
+	if len(es) <= chainLimit {
+		return join(op, es)
 	}
-	return e
+	l, r := chain(op, es[:len(es)/2]), chain(op, es[len(es)/2:])
+	args := make([]any, 0, len(l.Args)+len(r.Args))
+	return Expr{SQL: "(" + l.SQL + ")" + op + "(" + r.SQL + ")", Args: append(append(args, l.Args...), r.Args...)}
+}
+
+func nonZero(es []Expr) []Expr {
+	out := make([]Expr, 0, len(es))
+	for _, e := range es {
+		if !e.IsZero() {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Not negates a condition. Beware SQL's three values: NOT of a NULL is
@@ -110,16 +136,6 @@ func InExpr[T any](col, around string, vals []T) Expr {
 
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
-func countNonZero(es []Expr) int {
-	n := 0
-	for _, e := range es {
-		if !e.IsZero() {
-			n++
-		}
-	}
-	return n
 }
 
 // EscapeLike escapes the LIKE wildcards % and _ and the escape character
@@ -193,8 +209,8 @@ func (s *Select) Expr() Expr {
 	}
 	parts = append(parts, join(", ", s.Columns), E("FROM"), s.From)
 	parts = append(parts, s.Joins...)
-	if w := join(" AND ", s.Where); !w.IsZero() {
-		parts = append(parts, E("WHERE"), w)
+	if w := nonZero(s.Where); len(w) > 0 {
+		parts = append(parts, E("WHERE"), chain(" AND ", w))
 	}
 	if len(s.GroupBy) > 0 {
 		parts = append(parts, E("GROUP BY"), join(", ", s.GroupBy))

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -18,10 +19,11 @@ import (
 // DB is a Wayfarer database: a primary, an optional read replica, the
 // engine's dialect and its migrations.
 type DB struct {
-	primary    *sql.DB
-	replica    *sql.DB
-	Dialect    Dialect
-	migrations fs.FS
+	primary      *sql.DB
+	replica      *sql.DB
+	Dialect      Dialect
+	migrations   fs.FS
+	queryTimeout atomic.Int64 // time.Duration; see timeout.go
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

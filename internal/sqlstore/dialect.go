@@ -56,6 +56,22 @@ type Dialect struct {
 	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
 	// vacuums, or index-only scans read the heap until autovacuum runs.
 	bulkAnalyze string
+	// requestSettings runs first in the transactions of searches, loads
+	// and saves, with the query time limit as its argument (NULL: none).
+	// PostgreSQL sets them for the transaction only (set_config's third
+	// argument), so a pooled connection never keeps them: statement_timeout,
+	// so that the server stops a statement by itself, and jit off, because
+	// compiling a search of many filters took seconds (docs/decisions.md).
+	// SQLite needs none: its statements stop through their context.
+	requestSettings string
+	// subplansAfter, when above 0, is how many filters on tags and
+	// marketing a search keeps as semi-joins for the planner to order;
+	// later ones are tested person by person (an EXISTS with OFFSET 0,
+	// which PostgreSQL leaves a subplan). Each semi-join on the person adds
+	// a member to one equivalence class, and PostgreSQL's planning time
+	// grows with its cube: 20 tag and 20 marketing filters took 0.4 s to
+	// plan, 0.03 s so. 0: every filter is a semi-join.
+	subplansAfter int
 }
 
 var (
@@ -64,7 +80,9 @@ var (
 		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE"}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE"}
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
+		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
+		subplansAfter:   4}
 )
 
 // Rebind rewrites ? placeholders into the engine's form. Queries never hold

@@ -22,8 +22,15 @@ type personQuerier interface {
 
 // LoadPerson loads a person with its children and lookups; a person of
 // another agency or outside scope is wayfarer.ErrNotFound.
-func (db *DB) LoadPerson(ctx context.Context, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
-	return db.loadPerson(ctx, db.primary, scope, recNo)
+func (db *DB) LoadPerson(ctx context.Context, scope wayfarer.Scope, recNo int64) (p *wayfarer.Person, err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	err = db.read(ctx, db.primary, func(q personQuerier) error {
+		var err error
+		p, err = db.loadPerson(ctx, q, scope, recNo)
+		return err
+	})
+	return p, err
 }
 
 func (db *DB) loadPerson(ctx context.Context, q personQuerier, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
@@ -222,8 +229,10 @@ func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID 
 }
 
 // RecordCardDecrypts writes one audit row per card shown unmasked.
-func (db *DB) RecordCardDecrypts(ctx context.Context, a wayfarer.CardDecryptAudit) error {
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+func (db *DB) RecordCardDecrypts(ctx context.Context, a wayfarer.CardDecryptAudit) (err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	return db.requestTx(ctx, func(tx *sql.Tx) error {
 		for _, id := range a.CardIDs {
 			if _, err := tx.ExecContext(ctx, db.q(
 				`INSERT INTO card_decrypt_audit (agency_id, app_user_id, person_id, card_id, read_at) VALUES (?, ?, ?, ?, ?)`),

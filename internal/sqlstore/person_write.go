@@ -115,12 +115,13 @@ func (db *DB) updateRow(ctx context.Context, tx *sql.Tx, table string, names []s
 }
 
 // CreatePerson inserts a person and all its children in one transaction.
-func (db *DB) CreatePerson(ctx context.Context, scope wayfarer.Scope, w *wayfarer.PersonWrite) (int64, error) {
+func (db *DB) CreatePerson(ctx context.Context, scope wayfarer.Scope, w *wayfarer.PersonWrite) (recNo int64, err error) {
 	if w == nil || w.Changes == nil || w.Changes.New == nil {
 		return 0, errNoPersonWrite
 	}
-	var recNo int64
-	err := db.Tx(ctx, func(tx *sql.Tx) error {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	err = db.requestTx(ctx, func(tx *sql.Tx) error {
 		ch := w.Changes
 		if err := db.checkPersonRefs(ctx, tx, scope.AgencyID, ch); err != nil {
 			return err
@@ -145,8 +146,10 @@ func (db *DB) CreatePerson(ctx context.Context, scope wayfarer.Scope, w *wayfare
 // (PostgreSQL; SQLite transactions hold the write lock from BEGIN), loads
 // the person as LoadPerson shows it, lets fn decide, and applies.
 func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int64,
-	fn func(current *wayfarer.Person) (*wayfarer.PersonWrite, error)) error {
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+	fn func(current *wayfarer.Person) (*wayfarer.PersonWrite, error)) (err error) {
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	return db.requestTx(ctx, func(tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, db.q(`SELECT rec_no FROM person WHERE agency_id = ? AND rec_no = ?`+db.Dialect.ForUpdate),
 			scope.AgencyID, recNo).Scan(&id)

@@ -16,19 +16,34 @@ func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
+// Options adjust how a database is opened.
+type Options struct {
+	// Replica, when set, must be a PostgreSQL URL; it receives searches
+	// that carry readOnlyIntent.
+	Replica string
+	// SQLiteSynchronous is sqlite.Options.Synchronous; PostgreSQL ignores it.
+	SQLiteSynchronous string
+}
+
 // Open opens the database dsn names: a postgres:// URL selects PostgreSQL,
 // anything else is the path of a SQLite file. replica, when set, must be a
 // PostgreSQL URL and receives searches that carry readOnlyIntent.
 func Open(dsn, replica string) (*sqlstore.DB, error) {
+	return OpenWith(dsn, Options{Replica: replica})
+}
+
+// OpenWith is Open with every option.
+func OpenWith(dsn string, o Options) (*sqlstore.DB, error) {
 	if dsn == "" {
 		return nil, errors.New("no database: set --db or WAYFARER_DB")
 	}
+	replica := o.Replica
 	var db *sqlstore.DB
 	var err error
 	if IsPostgres(dsn) {
 		db, err = postgres.Open(dsn)
 	} else {
-		db, err = sqlite.Open(strings.TrimPrefix(dsn, "sqlite://"))
+		db, err = sqlite.OpenWith(strings.TrimPrefix(dsn, "sqlite://"), sqlite.Options{Synchronous: o.SQLiteSynchronous})
 	}
 	if err != nil {
 		return nil, err

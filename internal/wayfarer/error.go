@@ -3,6 +3,7 @@ package wayfarer
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an error; the HTTP layer maps each kind to one status.
@@ -16,6 +17,7 @@ const (
 	KindNotFound                 // 404: no such record in the caller's reach
 	KindConflict                 // 409: stored data changed since the client loaded it
 	KindTooLarge                 // 413: request body over the limit
+	KindUnavailable              // 503: the database did not answer within the query time limit
 )
 
 // Methods name the operation in error bodies, as the reference does.
@@ -35,6 +37,8 @@ type Error struct {
 	Code    int
 	Method  string
 	Message string
+
+	limit time.Duration // the time limit a CodeQueryTimeout answer ran past
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %d %s", e.Method, e.Code, e.Message) }

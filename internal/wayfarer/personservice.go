@@ -3,6 +3,7 @@ package wayfarer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -130,7 +131,7 @@ func (s *PersonService) load(ctx context.Context, sess *Session, recNo int64) (*
 		return nil, PersonNotFoundError()
 	}
 	if err != nil {
-		return nil, err
+		return nil, rewordTimeout(err, MethodPerson, "Loading the person took longer than the %s limit; try again")
 	}
 	if age, ok := AgeOn(p.BirthdayYear, p.BirthdayMonth, p.BirthdayDay, DateOf(s.now().UTC())); ok {
 		p.Age = Some(age)
@@ -158,7 +159,17 @@ func (s *PersonService) SaveAndLoad(ctx context.Context, sess *Session, old, new
 	if err != nil {
 		return nil, err
 	}
-	return s.load(ctx, sess, recNo)
+	p, err := s.load(ctx, sess, recNo)
+	if limit, ok := QueryTimeoutOf(err); ok {
+		// Saved all the same: sending the save again would create the
+		// person twice, or be refused as stale.
+		e := QueryTimeoutError(limit)
+		e.Method = MethodPerson
+		e.Message = fmt.Sprintf("The person was saved (recNo %d), but loading it back took longer than the %s limit; load it with GET /person/%d",
+			recNo, limit, recNo)
+		return nil, e
+	}
+	return p, err
 }
 
 // Create inserts a new person with its children. Where the caller is bound
@@ -195,7 +206,14 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	if err := s.seal(sess.AgencyID, ch); err != nil {
 		return 0, err
 	}
-	return s.Store.CreatePerson(ctx, scope, &PersonWrite{Changes: ch, Now: s.now(), UserID: sess.UserID})
+	recNo, err := s.Store.CreatePerson(ctx, scope, &PersonWrite{Changes: ch, Now: s.now(), UserID: sess.UserID})
+	return recNo, saveTimeout(err)
+}
+
+// saveTimeout rewords a query timeout for a save: the store rolled it
+// back, so the client may send it again as it was.
+func saveTimeout(err error) error {
+	return rewordTimeout(err, MethodPerson, "Saving the person took longer than the %s limit; nothing was saved, try again")
 }
 
 // Update applies the difference between old (the person as the client
@@ -265,7 +283,7 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 		return 0, PersonNotFoundError()
 	}
 	if err != nil {
-		return 0, err
+		return 0, saveTimeout(err)
 	}
 	return recNo, nil
 }

@@ -153,8 +153,12 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 	if err := s.Authorize(sess, c.ReportFormat); err != nil {
 		return nil, err
 	}
+	if err := CheckSearchLimits(c); err != nil {
+		return nil, err
+	}
 	if s.MaxRows <= 0 {
-		return s.Store.SearchPersons(ctx, sess.PersonScope(), c)
+		res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
+		return res, searchTimeout(err)
 	}
 	if c.RowCount > s.MaxRows {
 		return nil, searchValueError("rowCount", "rowCount %d is more than the %d rows a search answers at most; ask for pages of at most %d",
@@ -169,11 +173,18 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 	}
 	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
 	if err != nil {
-		return nil, err
+		return nil, searchTimeout(err)
 	}
 	if unbounded && int64(len(res.Rows)) > s.MaxRows {
 		return nil, searchValueError("rowCount", "the search answers more than %d rows, the most one answer holds; "+
 			"ask for pages with rowCount (at most %d) and startingRow, or narrow the search", s.MaxRows, s.MaxRows)
 	}
 	return res, nil
+}
+
+// searchTimeout rewords a query timeout for a search: unlike a save, a
+// search that took too long will take as long again, so the client is
+// asked to narrow it rather than to try again.
+func searchTimeout(err error) error {
+	return rewordTimeout(err, MethodPersonSearch, "The search took longer than the %s limit; narrow it")
 }

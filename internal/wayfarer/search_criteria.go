@@ -50,7 +50,7 @@ func (c StringCondition) Negated() (StringCondition, bool) {
 }
 
 // StringParam is a decoded StringSearchParam. For In and NotIn the values
-// are already split at commas and trimmed. DecodeSearchCriteria never
+// are already split at commas and trimmed. the decoding (internal/wire) never
 // leaves an empty value (it answers 407: Blank and NotBlank find blank
 // fields) and leaves no values for Ignore, Blank and NotBlank, which do not
 // use them.

@@ -1,0 +1,257 @@
+package sqlstore
+
+// Filters on a person's child rows, and how SQLite sizes them up first.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+const (
+	cardJoin     = "person_card_link pcl JOIN card c ON c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id"
+	cardJoinOn   = "pcl.agency_id = p.agency_id AND pcl.person_id = p.rec_no"
+	tagJoin      = "person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id"
+	tagJoinOn    = "pt.agency_id = p.agency_id AND pt.person_id = p.rec_no"
+	actionItemOn = "ai.agency_id = p.agency_id AND ai.person_id = p.rec_no"
+)
+
+// searchOptions are choices made before building the statement.
+type searchOptions struct {
+	// commMatch is an FTS5 query for communication_trigram (SQLite) whose
+	// few matches hold every communication that can pass the commValue
+	// filter; empty: test the communications person by person.
+	commMatch string
+	// few holds the keys of the child filters (childFilter.key) that few
+	// rows pass: they run in the IN form.
+	few map[string]bool
+}
+
+// childFilter is a filter on one kind of a person's child rows: the person
+// passes when one of its rows in from passes every condition (none, when
+// negated). It runs in one of two forms, as searchOptions decides:
+//
+//   - EXISTS, a correlated test per person: cheap when persons are walked in
+//     result order and many pass, as a page then stops after a few probes.
+//   - p.rec_no IN (the persons of the passing rows), computed once: cheap
+//     when few rows pass, since SQLite then starts from those persons instead
+//     of walking all of them (as EXISTS, a filter matching nobody took 8 s at
+//     a million persons).
+type childFilter struct {
+	key    string // names the filter in searchOptions.few
+	from   string // the child table(s), aliased
+	agency string // the child's agency_id column
+	person string // the child's person_id column
+	conds  []Expr // on the child rows only, never on p
+	// negated: NOT EXISTS, never sized up (few rows passing says nothing
+	// of the persons without one).
+	negated bool
+	// joined: the group is shown, and its inner join already filters
+	// (searchJoins).
+	joined bool
+	// sizeFrom and sizeAgency, when set, are the one table of from that
+	// conds test, and its agency_id: sizing up counts its rows and skips
+	// the join (a card belongs to one person).
+	sizeFrom, sizeAgency string
+	// subplan: the EXISTS form ends with OFFSET 0, which keeps PostgreSQL
+	// from making it a semi-join (Dialect.subplansAfter).
+	subplan bool
+}
+
+// childFilters are the filters on child rows that can run in either form.
+// Those of a shown group are enforced by the join; they are listed for the
+// IN form only, which lets a search of few matches start from them.
+func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
+	var fs []childFilter
+	if c.FiltersComms() && opt.commMatch == "" {
+		fs = append(fs, childFilter{key: "comm", from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
+			conds: commConds(d, c)})
+	}
+	if c.FiltersCards() {
+		fs = append(fs, childFilter{key: "card", from: cardJoin, agency: "pcl.agency_id", person: "pcl.person_id",
+			conds: cardConds(d, c), sizeFrom: "card c", sizeAgency: "c.agency_id", joined: c.ShowsGroup(wayfarer.GroupCard)})
+	}
+	if c.FiltersActionItems() {
+		fs = append(fs, childFilter{key: "actionItem", from: "person_action_item ai", agency: "ai.agency_id", person: "ai.person_id",
+			conds: actionItemConds(d, c), joined: c.ShowsGroup(wayfarer.GroupActionItem)})
+	}
+	if c.ProfileRecNo.Active() && c.ProfileRecNo.Cond == wayfarer.NumEqual {
+		fs = append(fs, childFilter{key: "profile", from: "profile_person pp", agency: "pp.agency_id", person: "pp.person_id",
+			conds: []Expr{In("pp.profile_id", c.ProfileRecNo.Values)}})
+	}
+	for i, m := range c.Marketing {
+		a := "pm" + strconv.Itoa(i)
+		var es []Expr
+		if m.ElementRecNo != nil {
+			es = append(es, E(a+".marketing_element_id = ?", *m.ElementRecNo))
+		}
+		if m.Affiliation != nil {
+			es = append(es, E(a+".affiliation_id = ?", *m.Affiliation))
+		}
+		if m.ElementID != nil {
+			me := "me" + strconv.Itoa(i)
+			es = append(es, Wrap("EXISTS (SELECT 1 FROM marketing_element "+me+" WHERE "+me+".agency_id = "+a+".agency_id AND "+
+				me+".rec_no = "+a+".marketing_element_id AND ", FoldEquals(d, me+".code", []string{*m.ElementID}), ")"))
+		}
+		fs = append(fs, childFilter{key: a, from: "person_marketing " + a, agency: a + ".agency_id", person: a + ".person_id",
+			conds: es, negated: !m.Checked, subplan: d.subplansAfter > 0 && i >= d.subplansAfter})
+	}
+	for i, tg := range c.Tags {
+		a, ta := "ptg"+strconv.Itoa(i), "tg"+strconv.Itoa(i)
+		var es []Expr
+		if tg.TagRecNo != nil {
+			es = append(es, E(a+".tag_id = ?", *tg.TagRecNo))
+		}
+		if tg.TagName != nil {
+			es = append(es, FoldEquals(d, ta+".name", []string{*tg.TagName}))
+		}
+		es = append(es, StringCond(d, a+".value", tg.Value))
+		from := "person_tag " + a + " JOIN tag " + ta + " ON " + ta + ".agency_id = " + a + ".agency_id AND " + ta + ".rec_no = " + a + ".tag_id"
+		fs = append(fs, childFilter{key: a, from: from, agency: a + ".agency_id", person: a + ".person_id",
+			conds: es, negated: !tg.Checked, subplan: d.subplansAfter > 0 && len(c.Marketing)+i >= d.subplansAfter})
+	}
+	return fs
+}
+
+// cond is the filter's condition on p, in the IN form when few rows pass.
+func (f childFilter) cond(agencyID int64, few bool) Expr {
+	switch {
+	case few:
+		return Wrap("p.rec_no IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
+	case f.joined:
+		return Expr{}
+	}
+	prefix := "EXISTS (SELECT 1 FROM " + f.from + " WHERE " + f.agency + " = p.agency_id AND " + f.person + " = p.rec_no AND "
+	if f.negated {
+		prefix = "NOT " + prefix
+	}
+	suffix := ")"
+	if f.subplan {
+		suffix = " OFFSET 0)"
+	}
+	return Wrap(prefix, And(f.conds...), suffix)
+}
+
+// where selects the passing rows of the agency (its agency_id column
+// given), whoever their person.
+func (f childFilter) where(agency string, agencyID int64) Expr {
+	return And(append([]Expr{E(agency+" = ?", agencyID)}, f.conds...)...)
+}
+
+// probe counts the passing rows, up to limit: through an index on the
+// conditions, a few thousand entries at most.
+func (f childFilter) probe(agencyID int64, limit int) Expr {
+	from, agency := f.from, f.agency
+	if f.sizeFrom != "" {
+		from, agency = f.sizeFrom, f.sizeAgency
+	}
+	return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM " + from + " WHERE "), f.where(agency, agencyID), E(" LIMIT ?)", limit)})
+}
+
+// trigramLimit is the most candidate communications for which a search
+// starts from the trigram index. Beyond it the matches are common, and
+// walking the persons in result order finds a page of them sooner.
+const trigramLimit = 2000
+
+// childProbeLimit is the most rows a child filter may pass to run in the
+// IN form (childFilter). Listing and sorting persons costs about 10 µs each
+// on SQLite; beyond a few thousand, walking the persons in result order finds
+// a page sooner. A variable so that tests can move it.
+var childProbeLimit = 2000
+
+// searchOptions sizes up, on SQLite, what the indexes offer: the trigram
+// candidates of a positive commValue filter, and the rows passing each child
+// filter. PostgreSQL plans both itself (its semi-joins start from the
+// smaller side), so there the statement keeps its EXISTS form.
+func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (searchOptions, error) {
+	var opt searchOptions
+	if db.Dialect.probeTrigrams {
+		match, err := db.probeTrigrams(ctx, handle, c)
+		if err != nil {
+			return opt, err
+		}
+		opt.commMatch = match
+	}
+	if db.Dialect.probeChildren {
+		for _, f := range childFilters(db.Dialect, c, opt) {
+			if f.negated {
+				continue
+			}
+			few, err := db.fewChildren(ctx, handle, f, sc.AgencyID)
+			if err != nil {
+				return opt, err
+			}
+			if few {
+				if opt.few == nil {
+					opt.few = map[string]bool{}
+				}
+				opt.few[f.key] = true
+			}
+		}
+	}
+	return opt, nil
+}
+
+// fewChildren reports whether at most childProbeLimit rows pass f. The
+// count stops at the limit, so a broad filter answers after that many rows.
+func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, agencyID int64) (bool, error) {
+	q := f.probe(agencyID, childProbeLimit+1)
+	st, release, err := db.prepared(ctx, handle, q.SQL)
+	if err != nil {
+		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
+	}
+	defer release()
+	var n int
+	if err := st.QueryRowContext(ctx, q.Args...).Scan(&n); err != nil {
+		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
+	}
+	return n <= childProbeLimit, nil
+}
+
+// probeTrigrams returns the FTS5 query of a positive commValue filter when
+// the trigram index offers few candidates for it, or "".
+func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (string, error) {
+	match := trigramQuery(c.CommValue)
+	if match == "" {
+		return "", nil
+	}
+	st, release, err := db.prepared(ctx, handle, "SELECT count(*) FROM (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?)")
+	if err != nil {
+		return "", fmt.Errorf("person search: trigram probe: %w", err)
+	}
+	defer release()
+	var n int
+	if err := st.QueryRowContext(ctx, match, trigramLimit+1).Scan(&n); err != nil {
+		return "", fmt.Errorf("person search: trigram probe: %w", err)
+	}
+	if n <= trigramLimit {
+		return match, nil
+	}
+	return "", nil
+}
+
+// trigramQuery is the FTS5 query whose matches include every value the
+// parameter's positive condition accepts: each value as a quoted phrase
+// (a substring to the trigram tokenizer, case folded), OR-ed. It is empty
+// when the index cannot help: a negative or blank condition, or a value
+// shorter than a trigram.
+func trigramQuery(p wayfarer.StringParam) string {
+	switch p.Cond {
+	case wayfarer.StrEqual, wayfarer.StrIn, wayfarer.StrStartingWith, wayfarer.StrContains:
+	default:
+		return ""
+	}
+	var phrases []string
+	for _, v := range p.Values {
+		if utf8.RuneCountInString(v) < 3 {
+			return ""
+		}
+		phrases = append(phrases, `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+	}
+	return strings.Join(phrases, " OR ")
+}

@@ -1,0 +1,154 @@
+package sqlstore
+
+// The conditions of the person search parameters, as SQL fragments.
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+// StringCond is a StringSearchParam on a text column (see
+// wayfarer.StringParam for the semantics: negative conditions are the
+// complement of the positive ones, nulls included).
+func StringCond(d Dialect, col string, p wayfarer.StringParam) Expr {
+	pos, neg := p.Cond.Negated()
+	var e Expr
+	switch pos {
+	case wayfarer.StrIgnore:
+		return Expr{}
+	case wayfarer.StrBlank:
+		e = E("(" + col + " IS NULL OR " + col + " = '')")
+		if neg {
+			return E("(" + col + " IS NOT NULL AND " + col + " <> '')")
+		}
+		return e
+	case wayfarer.StrEqual, wayfarer.StrIn:
+		e = FoldEquals(d, col, p.Values)
+	case wayfarer.StrStartingWith:
+		var es []Expr
+		for _, v := range p.Values {
+			es = append(es, FoldPrefix(d, col, v))
+		}
+		e = Or(es...)
+	case wayfarer.StrContains:
+		var es []Expr
+		for _, v := range p.Values {
+			es = append(es, FoldContains(col, v))
+		}
+		e = Or(es...)
+	default:
+		panic("sqlstore: unknown string condition " + strconv.Itoa(int(p.Cond)))
+	}
+	if neg {
+		return Or(E(col+" IS NULL"), Not(e))
+	}
+	return e
+}
+
+// NumCond is a NumSearchParam on a numeric column.
+func NumCond(col string, p wayfarer.NumParam) Expr {
+	switch p.Cond {
+	case wayfarer.NumEqual:
+		return In(col, p.Values)
+	case wayfarer.NumNotEqual:
+		return Or(E(col+" IS NULL"), Not(In(col, p.Values)))
+	case wayfarer.NumBlank:
+		return E(col + " IS NULL")
+	case wayfarer.NumNotBlank:
+		return E(col + " IS NOT NULL")
+	}
+	return Expr{}
+}
+
+// DateCond bounds a DATE column by an inclusive range of days. Comparing
+// with "YYYY-MM-DD" and the day after works whether a date is stored as a
+// date, as that text, or as a timestamp text starting with it.
+func DateCond(col string, r wayfarer.DateRange) Expr {
+	var es []Expr
+	if r.From != "" {
+		es = append(es, E(col+" >= ?", r.From))
+	}
+	if r.To != "" {
+		t, err := time.Parse(time.DateOnly, r.To)
+		if err == nil {
+			es = append(es, E(col+" < ?", t.AddDate(0, 0, 1).Format(time.DateOnly)))
+		}
+	}
+	return join(" AND ", es)
+}
+
+// TimeCond bounds a timestamp column by a half-open range.
+func TimeCond(col string, r wayfarer.TimeRange) Expr {
+	var es []Expr
+	if r.From != nil {
+		es = append(es, E(col+" >= ?", r.From.UTC()))
+	}
+	if r.Before != nil {
+		es = append(es, E(col+" < ?", r.Before.UTC()))
+	}
+	return join(" AND ", es)
+}
+
+// birthdayCond is the birthday range; see wayfarer.BirthdayRange.
+func birthdayCond(b wayfarer.BirthdayRange) Expr {
+	wrapped := func(col string, lo, hi int) Expr {
+		if lo <= hi {
+			return E(col+" BETWEEN ? AND ?", lo, hi)
+		}
+		return E("("+col+" >= ? OR "+col+" <= ?)", lo, hi)
+	}
+	switch {
+	case !b.Active():
+		return Expr{}
+	case b.HasMonths() && b.HasDays():
+		ml, mh := b.Months()
+		kl, kh := b.Keys()
+		// The months alone let an index on (month, day) narrow the scan.
+		// Whether they wrap follows the dates: (2, 14) to (2, 6) is all
+		// of the year but a week, every month included.
+		months := E("p.birthday_month BETWEEN ? AND ?", ml, mh)
+		if kl > kh {
+			months = E("(p.birthday_month >= ? OR p.birthday_month <= ?)", ml, mh)
+		}
+		return And(months, E("p.birthday_day IS NOT NULL"), wrapped("(p.birthday_month * 100 + p.birthday_day)", kl, kh))
+	case b.HasMonths():
+		ml, mh := b.Months()
+		return wrapped("p.birthday_month", ml, mh)
+	default:
+		dl, dh := b.Days()
+		return wrapped("p.birthday_day", dl, dh)
+	}
+}
+
+func cardConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {
+	var es []Expr
+	if len(c.CardType) > 0 {
+		es = append(es, In("c.type", c.CardType))
+	}
+	es = append(es, NumCond("c.sub_type", c.CardSubType), DateCond("c.expiration_date", c.CardExpiration))
+	return es
+}
+
+func actionItemConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {
+	var es []Expr
+	if c.ActionItemCompleted != nil {
+		if *c.ActionItemCompleted {
+			es = append(es, E("ai.completed IS NOT NULL"))
+		} else {
+			es = append(es, E("ai.completed IS NULL"))
+		}
+	}
+	es = append(es, DateCond("ai.action_date", c.ActionItemDate), NumCond("ai.app_user_id", c.ActionItemAssignedTo))
+	return es
+}
+
+func commConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {
+	var es []Expr
+	if len(c.CommType) > 0 {
+		es = append(es, In("cm.type", c.CommType))
+	}
+	return append(es, StringCond(d, "cm.value", c.CommValue), StringCond(d, "cm.country_domain", c.CommValueCountryDomain),
+		StringCond(d, "cm.city_area", c.CommValueCityArea), StringCond(d, "cm.user_specific", c.CommValueUserSpecific))
+}

@@ -1,0 +1,128 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+// The query time limit (--query-timeout) bounds the database work of every
+// store call that serves a request: a search, a person's load or save, the
+// session check, a login's reads and writes. Past it the work is stopped
+// and rolled back, and the call answers wayfarer.QueryTimeoutError.
+//
+// Both engines stop the work through the call's context: SQLite is
+// interrupted (modernc's driver calls sqlite3_interrupt, and ends a wait
+// for a lock), PostgreSQL receives a cancel request. On PostgreSQL the
+// transactions of searches, loads and saves also set statement_timeout, so
+// the server stops a statement by itself even if the client's cancel never
+// arrives; the context's deadline then comes a little later
+// (serverTimeoutGrace), so the server's own error arrives first and the
+// connection goes back to the pool unharmed.
+
+// serverTimeoutGrace is how much later than the server's statement_timeout
+// the caller's deadline falls, where the engine has one.
+const serverTimeoutGrace = 250 * time.Millisecond
+
+// SetQueryTimeout sets the query time limit; 0 or less is none. Safe
+// while requests run.
+func (db *DB) SetQueryTimeout(d time.Duration) { db.queryTimeout.Store(int64(max(d, 0))) }
+
+// QueryTimeout is the query time limit; 0 is none.
+func (db *DB) QueryTimeout() time.Duration { return time.Duration(db.queryTimeout.Load()) }
+
+// bound limits a store call serving a request: it returns ctx with the
+// call's deadline, and end, which releases it and turns a timeout into
+// wayfarer.QueryTimeoutError. Use as
+//
+//	ctx, end := db.bound(ctx)
+//	defer end(&err)
+func (db *DB) bound(ctx context.Context) (context.Context, func(*error)) {
+	limit := db.QueryTimeout()
+	if limit <= 0 {
+		return ctx, func(*error) {}
+	}
+	d := limit
+	if db.Dialect.requestSettings != "" {
+		d += serverTimeoutGrace
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(parent, d)
+	return ctx, func(errp *error) {
+		if errp != nil && *errp != nil && timedOut(parent, ctx, *errp) {
+			*errp = wayfarer.QueryTimeoutError(limit)
+		}
+		cancel()
+	}
+}
+
+// timedOut reports whether err ended a call because its time ran out, not
+// because its caller gave up (the client went away): then the error stays
+// what it is.
+func timedOut(parent, ctx context.Context, err error) bool {
+	if parent.Err() != nil {
+		return false
+	}
+	var we *wayfarer.Error
+	if errors.As(err, &we) {
+		return false // an answer of the call itself
+	}
+	return errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded || isStatementTimeout(err)
+}
+
+// isStatementTimeout reports PostgreSQL's query_canceled (57014): its
+// statement_timeout, or the cancel request of a context that ended.
+func isStatementTimeout(err error) bool {
+	var pe interface{ SQLState() string }
+	return errors.As(err, &pe) && pe.SQLState() == "57014"
+}
+
+// limitTx puts the request's settings in force for the rest of tx, on the
+// engines that have any (Dialect.requestSettings).
+func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
+	if db.Dialect.requestSettings == "" {
+		return nil
+	}
+	var timeout any // NULL: keep the server's setting
+	if limit := db.QueryTimeout(); limit > 0 {
+		ms := max((limit+time.Millisecond-1)/time.Millisecond, 1)
+		timeout = strconv.FormatInt(int64(ms), 10) + "ms"
+	}
+	_, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), timeout)
+	return err
+}
+
+// requestTx is Tx for a request: the request's settings come first.
+func (db *DB) requestTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := db.limitTx(ctx, tx); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// read runs fn, reads only, on h: within a read-only transaction holding
+// the request's settings where the engine has any (one snapshot for all of
+// fn's reads, too), directly on h otherwise.
+func (db *DB) read(ctx context.Context, h *sql.DB, fn func(q personQuerier) error) error {
+	if db.Dialect.requestSettings == "" {
+		return fn(h)
+	}
+	tx, err := h.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := db.limitTx(ctx, tx); err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
