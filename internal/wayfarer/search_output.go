@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -106,9 +105,8 @@ func srAppendJSONString(buf []byte, s string) []byte {
 }
 
 // WriteCSV writes the rows as CSV with a header row of column names; a
-// null is an empty field. A text starting with = + - @ or a tab gets a
-// leading apostrophe, so a spreadsheet shows it instead of running it as a
-// formula (OWASP "CSV injection").
+// null is an empty field. Text is neutralized for spreadsheets
+// (NeutralizeSpreadsheetFormula: = + - @ in any width, a leading tab...).
 func (r *SearchResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(r.Columns))
@@ -121,8 +119,8 @@ func (r *SearchResult) WriteCSV(w io.Writer) error {
 	for _, row := range r.Rows {
 		for i, v := range row {
 			rec[i] = srFormatSearchValue(v)
-			if s, ok := v.(string); ok && s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-				rec[i] = "'" + s
+			if s, ok := v.(string); ok {
+				rec[i] = NeutralizeSpreadsheetFormula(s)
 			}
 		}
 		if err := cw.Write(rec); err != nil {
