@@ -16,6 +16,11 @@ import (
 // and a written trunk "(0)" or exit code.
 const phoneMaxDigits = 17
 
+// maxPhoneChecks bounds the phone numbers parsed for one text (a few
+// microseconds each): no real text needs more, and a text made of nothing
+// but "+" and digits must not cost milliseconds per field.
+const maxPhoneChecks = 64
+
 // phoneAt claims the groups from i that make a valid international number
 // starting there: after a "+" ("+49 151 1234 5678", "tel:+1-212-555-0123"),
 // after an exit code 00 or 011 ("00 49 ...", "0049 ...", "011 49 ..."), or,
@@ -46,6 +51,10 @@ func (t *textScan) phoneAt(i int) int {
 		if j < last && !t.startsToken(j+1) {
 			continue
 		}
+		if t.phoneChecks == maxPhoneChecks {
+			return 0 // text made to cost: what is left is not explained
+		}
+		t.phoneChecks++
 		if validPhone("+" + t.s[from:t.groups[j].end]) {
 			if exitCode {
 				t.groups[i-1].claimed, t.groups[i-1].phone = true, true

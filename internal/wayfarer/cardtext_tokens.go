@@ -25,11 +25,12 @@ type digitGroup struct {
 
 // textScan is normalized text cut into runs and groups.
 type textScan struct {
-	s         string
-	phone     bool // the text is a phone number: a bare international number is one
-	groups    []digitGroup
-	runStart  []int // byte offset where each run starts
-	lookahead bool  // recognizing a token only to see whether one starts here
+	s           string
+	phone       bool // the text is a phone number: a bare international number is one
+	groups      []digitGroup
+	runStart    []int // byte offset where each run starts
+	lookahead   bool  // recognizing a token only to see whether one starts here
+	phoneChecks int   // phone numbers parsed so far (maxPhoneChecks)
 }
 
 func scanText(s string, phone bool) *textScan {

@@ -116,3 +116,16 @@ func BenchmarkContainsCardNumberExplained(b *testing.B) {
 		ContainsCardNumber(text)
 	}
 }
+
+// A text made of phone-like pieces costs a bounded number of phone checks;
+// past the bound, what is left is not explained (refused, never accepted).
+func TestCardTextPhoneChecksBounded(t *testing.T) {
+	text := strings.Repeat("+4 9 1 5 1 2 3 0 6 1 5 4 6 ", 100) + "4111 1111 1111 1111"
+	s := scanText(normalizeCardText(text), false)
+	if s.phoneChecks > maxPhoneChecks {
+		t.Errorf("%d phone checks", s.phoneChecks)
+	}
+	if !ContainsCardNumber(text) {
+		t.Error("the card number at the end is not found")
+	}
+}
