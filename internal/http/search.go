@@ -61,34 +61,15 @@ func (s *Server) logWriteError(r *http.Request, err error) {
 	}
 }
 
-// attachment is the Content-Disposition of a CSV report. The name is the
-// client's reportName (default personSearch.csv), with ".csv" added when it
-// has no such ending; path separators, quotes and control characters
-// become "_". Non-ASCII names travel in filename* (RFC 6266) beside an
-// ASCII fallback.
+// attachment is the Content-Disposition of a CSV report: the file name is
+// the client's reportName made safe by the core (wayfarer.SafeReportFileName:
+// never a card number, safe characters only), non-ASCII names in filename*
+// (RFC 6266) beside an ASCII fallback.
 func attachment(name string) string {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		name = "personSearch"
-	}
-	if !strings.HasSuffix(strings.ToLower(name), ".csv") {
-		name += ".csv"
-	}
-	safe := strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '/' || r == '\\' || r == '"' || r == ';' {
-			return '_'
-		}
-		return r
-	}, name)
-	ascii := strings.Map(func(r rune) rune {
-		if r > 0x7e {
-			return '_'
-		}
-		return r
-	}, safe)
+	ascii, full := wayfarer.SafeReportFileName(name)
 	v := `attachment; filename="` + ascii + `"`
-	if ascii != safe {
-		v += "; filename*=UTF-8''" + rfc5987(safe)
+	if full != ascii {
+		v += "; filename*=UTF-8''" + rfc5987(full)
 	}
 	return v
 }

@@ -43,10 +43,29 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %d %s", e.Method, e.Code, e.Message) }
 
-// Errorf builds an *Error with a formatted message.
+// Errorf builds an *Error with a formatted message. An argument that looks
+// like a card number (ContainsCardNumber: a client's identifier or value,
+// or a message built from one) is withheld: error texts never hold one.
 func Errorf(kind Kind, code int, method, format string, args ...any) *Error {
-	return &Error{Kind: kind, Code: code, Method: method, Message: fmt.Sprintf(format, args...)}
+	shown := args
+	for i, a := range args {
+		if ContainsCardNumber(fmt.Sprint(a)) {
+			if &shown[0] == &args[0] {
+				shown = append([]any(nil), args...)
+			}
+			shown[i] = withheldCardNumber
+		}
+	}
+	return &Error{Kind: kind, Code: code, Method: method, Message: fmt.Sprintf(format, shown...)}
 }
+
+// withheldCardNumber stands in error texts for what looks like a card
+// number, whatever the verb (%s, %d, %v).
+var withheldCardNumber withheld
+
+type withheld struct{}
+
+func (withheld) Format(f fmt.State, _ rune) { f.Write([]byte("(withheld: looks like a card number)")) }
 
 // AsError returns the *Error inside err, or nil.
 func AsError(err error) *Error {

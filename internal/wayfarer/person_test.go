@@ -199,6 +199,55 @@ func TestValidatePhoneNumbersAreNotCards(t *testing.T) {
 	wantCode(t, err, KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
 	err = ValidatePerson(person(CommPhone, "4111 1111 1111 1111"), true)
 	wantCode(t, err, KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field personCommunicationLink[0].communication.value)")
+	// Issue 11: a 13-15-digit card number is refused in a phone field unless
+	// it is a valid phone number; WhatsApp numbers and links are phones.
+	for _, v := range []string{"378282246310005", "+378282246310005", "30569309025904", "(305) 693-0902-5904"} {
+		err = ValidatePerson(person(CommPhone, v), true)
+		wantCode(t, err, KindInvalid, contract.CodeCardRule, "(field personCommunicationLink[0].communication.value)")
+	}
+	for _, c := range []struct {
+		typ   int
+		value string
+	}{{CommPhone, "4915112345678"}, {CommSocialMedia, "https://wa.me/4915112345678"}, {CommPhone, "+43 664 1234567"}} {
+		if err := ValidatePerson(person(c.typ, c.value), true); err != nil {
+			t.Errorf("%q (type %d) was refused: %v", c.value, c.typ, err)
+		}
+	}
+	p := person(CommEmail, "ada@example.com")
+	p.EmergencyContactPhone = Some("4915112345678")
+	if err := ValidatePerson(p, true); err != nil {
+		t.Errorf("an emergency contact's phone without its + was refused: %v", err)
+	}
+	p.EmergencyContactPhone = Some("+37 8282 2463 10005")
+	wantCode(t, ValidatePerson(p, true), KindInvalid, contract.CodeCardRule, "(field emergencyContactPhone)")
+}
+
+// Every free-text field refuses a card number however it is hidden.
+func TestValidateDisguisedCardNumberInText(t *testing.T) {
+	disguises := []string{"4111_1111_1111_1111", "(5555)(5555)(5555)(4444)", "3782\t822463\n10005",
+		"\uff14\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11",
+		"\u2074\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9\u00b9",
+		"4\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u03321\u0332",
+		"2200\u00b70000\u00b70000\u00b70004", "1354:1001:4004:955", "6799.9901.0000.0000.019"}
+	n := 0
+	eachStringField(fullPerson(t), func(path string, _ func(string)) {
+		if strings.HasSuffix(path, "card.cardNumber") || strings.HasSuffix(path, "cardNumberToken") {
+			return
+		}
+		p := fullPerson(t)
+		eachStringField(p, func(path2 string, set func(string)) {
+			if path2 != path {
+				return
+			}
+			v := disguises[n%len(disguises)]
+			n++
+			set(v)
+			wantCode(t, ValidatePerson(p, true), KindInvalid, contract.CodeCardRule, "card numbers must not be written into text fields (field "+path+")")
+		})
+	})
+	if n < 31 {
+		t.Errorf("only %d fields checked", n)
+	}
 }
 
 func TestValidateText(t *testing.T) {

@@ -210,11 +210,21 @@ func mismatch(format string, args ...any) *Error {
 	return Errorf(KindInvalid, contract.CodeIdentifierMismatch, MethodPerson, format, args...)
 }
 
-// containsCardNumberIn applies the card-number-in-text rule to one field;
-// a phone number gets the phone variant, which spares long mobile numbers.
+// containsCardNumberIn applies the card-number-in-text rule to one field.
+// Phone numbers get the phone variant, which knows an international number
+// written without its "+": the value of a phone or social media
+// communication (WhatsApp numbers, wa.me links) and the emergency contact's
+// phone.
 func containsCardNumberIn(rec any, f stringField) bool {
-	if c, ok := rec.(*Communication); ok && f.info.name == "value" && c.Type.Valid && c.Type.Value == CommPhone {
-		return ContainsCardNumberInPhone(f.value)
+	switch r := rec.(type) {
+	case *Communication:
+		if f.info.name == "value" && r.Type.Valid && (r.Type.Value == CommPhone || r.Type.Value == CommSocialMedia) {
+			return ContainsCardNumberInPhone(f.value)
+		}
+	case *Person:
+		if f.info.name == "emergencyContactPhone" {
+			return ContainsCardNumberInPhone(f.value)
+		}
 	}
 	return ContainsCardNumber(f.value)
 }

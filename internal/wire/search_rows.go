@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
@@ -73,9 +72,10 @@ func WriteSearchJSON(w io.Writer, r *wayfarer.SearchResult) error {
 }
 
 // WriteSearchCSV writes the rows as CSV with a header row of column names;
-// a null is an empty field. A text starting with = + - @ or a tab gets a
-// leading apostrophe, so a spreadsheet shows it instead of running it as a
-// formula (OWASP "CSV injection").
+// a null is an empty field. Text is neutralized for spreadsheets
+// (wayfarer.NeutralizeSpreadsheetFormula: = + - @ in any width, a leading
+// tab...), so a spreadsheet shows it instead of running it as a formula
+// (OWASP "CSV injection").
 func WriteSearchCSV(w io.Writer, r *wayfarer.SearchResult) error {
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(r.Columns))
@@ -88,8 +88,8 @@ func WriteSearchCSV(w io.Writer, r *wayfarer.SearchResult) error {
 	for _, row := range r.Rows {
 		for i, v := range row {
 			rec[i] = csvValue(v)
-			if s, ok := v.(string); ok && s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-				rec[i] = "'" + s
+			if s, ok := v.(string); ok {
+				rec[i] = wayfarer.NeutralizeSpreadsheetFormula(s)
 			}
 		}
 		if err := cw.Write(rec); err != nil {
