@@ -56,8 +56,14 @@ func (c *Client) requireCardLinks(ctx context.Context) error {
 		return err
 	}
 	if !v.CardLinks() {
-		return fmt.Errorf("%w: the server reports %s; this client saves persons only in the 1.8.2 personCardLink shape, which an older server would misread",
-			ErrServerTooOld, v.Contract)
+		hint := ""
+		if v.Wayfarer != "" {
+			// A Wayfarer server serves 1.8.1 below contract.BasePath181
+			// and 1.8.2 without it.
+			hint = fmt.Sprintf("; this Wayfarer server speaks 1.8.2 at the base URL without %s", contract.BasePath181)
+		}
+		return fmt.Errorf("%w: the server reports %s; this client saves persons only in the 1.8.2 personCardLink shape, which an older server would misread%s",
+			ErrServerTooOld, v.Contract, hint)
 	}
 	return nil
 }

@@ -11,6 +11,15 @@ const ContractVersion = "1.8.2.6"
 // CardLinkVersion is the first contract version with personCardLink.
 const CardLinkVersion = "1.8.2"
 
+// A Wayfarer server also serves contract 1.8.1 (the flat card array) on
+// every route under BasePath181, where GET version reports
+// ContractVersion181: the build the reference's 1.8.1 production reports
+// (contract §9.4), so a client that checks for it finds what it expects.
+const (
+	BasePath181        = "/v1.8.1"
+	ContractVersion181 = "1.8.1.6"
+)
+
 // ClientVersionHeader is how a client announces its version at login.
 const ClientVersionHeader = "X-Client-Version"
 

@@ -73,8 +73,13 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// handleVersion answers the contract of the request's base path.
 func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, contract.VersionResult{Version: contract.ContractVersion, WayfarerVersion: s.Config.BuildVersion})
+	v := contract.ContractVersion
+	if contractOf(r) == contract181 {
+		v = contract.ContractVersion181
+	}
+	writeJSON(w, http.StatusOK, contract.VersionResult{Version: v, WayfarerVersion: s.Config.BuildVersion})
 	return nil
 }
 

@@ -41,7 +41,7 @@ func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	body, err := wire.PersonJSON(p)
+	body, err := personShape(r).Encode(p)
 	writeBody(w, http.StatusOK, body, err)
 	return nil
 }
@@ -77,11 +77,12 @@ func (s *Server) decodeSave(r *http.Request, save func(svc *wayfarer.PersonServi
 	if err != nil {
 		return err
 	}
-	old, n, err := wire.DecodePersonSave(s.codec, body)
+	shape := personShape(r)
+	old, n, err := shape.DecodeSave(s.codec, body)
 	if err != nil {
 		return err
 	}
-	return save(svc, old, n)
+	return shape.Reword(save(svc, old, n))
 }
 
 // handleSavePersonRefresh is POST /person/refresh: the same save, answering
@@ -95,9 +96,18 @@ func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	body, err := wire.PersonJSON(p)
+	body, err := personShape(r).Encode(p)
 	writeBody(w, http.StatusOK, body, err)
 	return nil
+}
+
+// personShape is the person's JSON in the request's contract: the flat
+// card array below /v1.8.1/, personCardLink elsewhere.
+func personShape(r *http.Request) wire.PersonShape {
+	if contractOf(r) == contract181 {
+		return wire.Person181
+	}
+	return wire.Person182
 }
 
 // decryptParam reads ?decrypt= (name matched case-insensitively, like

@@ -1,8 +1,11 @@
 package http
 
 import (
+	"context"
 	"net/http"
 	"strings"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // handlerFunc handles a request; an error it returns is answered by writeError.
@@ -42,12 +45,52 @@ func split(path string) []string {
 	return strings.Split(path, "/")
 }
 
+// apiContract is the contract a request is served under. Every route is
+// served under both: unprefixed as 1.8.2, and below the base path
+// contract.BasePath181 (matched case-insensitively, like method names) as
+// 1.8.1. A handler whose bodies differ between the two asks contractOf.
+type apiContract int
+
+const (
+	contract182 apiContract = iota // the unprefixed paths
+	contract181                    // below contract.BasePath181
+)
+
+var base181 = strings.TrimPrefix(contract.BasePath181, "/")
+
+type contractKey struct{}
+
+// contractOf is the contract the request came under.
+func contractOf(r *http.Request) apiContract {
+	c, _ := r.Context().Value(contractKey{}).(apiContract)
+	return c
+}
+
+// servedAs181 runs h with the request marked as contract 1.8.1.
+func servedAs181(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		return h(w, r.WithContext(context.WithValue(r.Context(), contractKey{}, contract181)))
+	}
+}
+
 // match finds the handler for r. allowed lists the methods of a path that
 // matched with another method. Only the most specific patterns that match
 // the path count (patterns matching one path have as many segments, so
-// their shapes compare as strings).
+// their shapes compare as strings). A path below the 1.8.1 base path
+// matches what follows the base path, served as contract 1.8.1.
 func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
 	segs := split(r.URL.Path)
+	if len(segs) > 0 && strings.EqualFold(segs[0], base181) {
+		h, allowed = rt.matchSegments(r, segs[1:])
+		if h != nil {
+			h = servedAs181(h)
+		}
+		return h, allowed
+	}
+	return rt.matchSegments(r, segs)
+}
+
+func (rt *router) matchSegments(r *http.Request, segs []string) (h handlerFunc, allowed []string) {
 	best := ""
 	for _, ro := range rt.routes {
 		if ro.shape > best {

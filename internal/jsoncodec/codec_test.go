@@ -3,6 +3,7 @@ package jsoncodec
 import (
 	"bytes"
 	"log/slog"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -190,6 +191,45 @@ func TestUnsupportedMembers(t *testing.T) {
 		if e == nil || e.Code != contract.CodeNotSupported || e.Message != want {
 			t.Errorf("%s: %v", body, e)
 		}
+	}
+}
+
+// A type that embeds another (Go embedding, or a field tagged ",embed")
+// replaces one of its members by declaring it again, as Go embedding does:
+// paths, unknown names and unsupported members follow the replacement.
+func TestEmbeddedMembersReplaced(t *testing.T) {
+	type inner struct {
+		Name  wayfarer.Opt[string] `json:"name"`
+		Items []int                `json:"items"`
+		Later []any                `json:"later" wf:"unsupported"`
+	}
+	type outer struct {
+		inner
+		Items []struct {
+			ID wayfarer.Opt[int64] `json:"id"`
+		} `json:"items"`
+		Later wayfarer.Opt[string] `json:"later"` // served here
+	}
+	var v struct {
+		Body outer `json:",embed"`
+		More bool  `json:"more"`
+	}
+	if err := Strict.Decode([]byte(`{"name":"a","items":[{"id":1}],"later":"now","more":true}`), &v, "m"); err != nil {
+		t.Fatal(err)
+	}
+	if v.Body.Name.Value != "a" || v.Body.Items[0].ID.Value != 1 || v.Body.inner.Items != nil || v.Body.Later.Value != "now" || !v.More {
+		t.Fatalf("%+v", v)
+	}
+	for body, want := range map[string]string{
+		`{"items":[{"id":1},{"id":"x"}]}`: "Error deserializing Json: expected a whole number, found a string. Path 'items[1].id'.",
+		`{"items":[{"idd":1}]}`:           "items[0].idd: unknown field; did you mean id?",
+	} {
+		if e := wayfarer.AsError(Strict.Decode([]byte(body), &v, "m")); e == nil || !strings.Contains(e.Message, want) {
+			t.Errorf("%s: %v, want %q", body, e, want)
+		}
+	}
+	if len(membersOf(reflect.TypeOf(v))) != 4 {
+		t.Errorf("members %+v", membersOf(reflect.TypeOf(v)))
 	}
 }
 

@@ -14,7 +14,10 @@ import (
 )
 
 // member is a JSON member a struct declares, as the decoder reads it:
-// json tag names, embedded structs without a name inlined.
+// json tag names, embedded structs without a name and fields tagged
+// ",embed" inlined, and of members with one name the shallowest alone
+// (Go's rule for embedded fields, which the library follows): a type that
+// embeds a record can replace one of its members.
 type member struct {
 	name        string
 	typ         reflect.Type
@@ -31,11 +34,12 @@ func membersOf(t reflect.Type) []member {
 	var ms []member
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		if name == "-" || !sf.IsExported() && !sf.Anonymous {
 			continue
 		}
-		if ft := deref(sf.Type); sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+		embed := sf.Anonymous && name == "" || strings.Contains(","+opts+",", ",embed,")
+		if ft := deref(sf.Type); embed && ft.Kind() == reflect.Struct {
 			for _, m := range membersOf(ft) {
 				m.index = append([]int{i}, m.index...)
 				ms = append(ms, m)
@@ -45,8 +49,32 @@ func membersOf(t reflect.Type) []member {
 		ms = append(ms, member{name: cmp.Or(name, sf.Name), typ: sf.Type, index: []int{i},
 			unsupported: strings.Contains(","+sf.Tag.Get("wf")+",", ",unsupported,")})
 	}
+	ms = dominant(ms)
 	membersCache.Store(t, ms)
 	return ms
+}
+
+// dominant keeps, of the members sharing a name, the one at the shallowest
+// depth, and none where several share that depth.
+func dominant(ms []member) []member {
+	depth := map[string]int{}
+	count := map[string]int{}
+	for _, m := range ms {
+		d, seen := depth[m.name]
+		switch {
+		case !seen || len(m.index) < d:
+			depth[m.name], count[m.name] = len(m.index), 1
+		case len(m.index) == d:
+			count[m.name]++
+		}
+	}
+	out := ms[:0]
+	for _, m := range ms {
+		if len(m.index) == depth[m.name] && count[m.name] == 1 {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func memberByName(t reflect.Type, name string) (member, bool) {

@@ -14,18 +14,20 @@ import (
 // (yet) the core's.
 type savedPerson struct {
 	wayfarer.Person
-	// The flat card array of contracts before 1.8.2: refused, naming personCardLink.
+	// The flat card array of contract 1.8.1: refused, naming personCardLink
+	// and the base path that takes it.
 	Card                 []any `json:"card"`
 	PersonAttachmentLink []any `json:"personAttachmentLink" wf:"unsupported"`
 }
 
 // saveBody is every form of a save body at once, so that it is read in
-// one pass: a person, or an oldNewDataset beside nothing else.
-type saveBody struct {
-	savedPerson
+// one pass: a person, or an oldNewDataset beside nothing else. P is the
+// person of the body's contract (savedPerson, savedPerson181).
+type saveBody[P any] struct {
+	Person        P `json:",embed"`
 	OldNewDataset *struct {
-		OldData []savedPerson `json:"oldData"`
-		NewData []savedPerson `json:"newData"`
+		OldData []P `json:"oldData"`
+		NewData []P `json:"newData"`
 	} `json:"oldNewDataset"`
 }
 
@@ -35,23 +37,41 @@ type saveBody struct {
 // oldData is a create). old is nil for a create.
 //
 // Besides the decoder's answers: 407 for a wrong number of persons, person
-// members beside an oldNewDataset, or the pre-1.8.2 flat card array. The
-// card rules (cvvCode, ...) are the core's.
+// members beside an oldNewDataset, or the flat card array of contract
+// 1.8.1. The card rules (cvvCode, ...) are the core's.
 func DecodePersonSave(dec *jsoncodec.Decoder, body []byte) (old, new *wayfarer.Person, err error) {
-	var olds, news []savedPerson
+	olds, news, err := decodeSides[savedPerson](dec, body)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range append(olds, news...) {
+		if p.Card != nil {
+			return nil, nil, invalid("card is the flat card array of contract 1.8.1: send cards in personCardLink, or send this body under the base path %s/, which takes the 1.8.1 shape",
+				contract.BasePath181)
+		}
+	}
+	if len(olds) == 1 {
+		old = &olds[0].Person
+	}
+	return old, &news[0].Person, nil
+}
+
+// decodeSides reads a save body of either contract into its sides and
+// checks the shape of the body itself.
+func decodeSides[P any](dec *jsoncodec.Decoder, body []byte) (olds, news []P, err error) {
 	var newPath string
 	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
 		if err := dec.Decode(body, &news, wayfarer.MethodPerson); err != nil {
 			return nil, nil, err
 		}
 	} else {
-		var b saveBody
+		var b saveBody[P]
 		if err := dec.Decode(body, &b, wayfarer.MethodPerson); err != nil {
 			return nil, nil, err
 		}
-		news = []savedPerson{b.savedPerson}
+		news = []P{b.Person}
 		if ds := b.OldNewDataset; ds != nil {
-			if !reflect.ValueOf(b.savedPerson).IsZero() {
+			if !reflect.ValueOf(b.Person).IsZero() {
 				return nil, nil, invalid("a body with oldNewDataset holds nothing else; person fields belong in oldData and newData")
 			}
 			olds, news, newPath = ds.OldData, ds.NewData, "oldNewDataset.newData"
@@ -65,15 +85,7 @@ func DecodePersonSave(dec *jsoncodec.Decoder, body []byte) (old, new *wayfarer.P
 	case len(olds) > 1:
 		return nil, nil, invalid("oldNewDataset.oldData must hold at most one person, got %d", len(olds))
 	}
-	for _, p := range append(olds, news...) {
-		if p.Card != nil {
-			return nil, nil, invalid("card is the flat card array of contracts before 1.8.2; send cards in personCardLink")
-		}
-	}
-	if len(olds) == 1 {
-		old = &olds[0].Person
-	}
-	return old, &news[0].Person, nil
+	return olds, news, nil
 }
 
 func invalid(format string, args ...any) error {
