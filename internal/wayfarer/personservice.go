@@ -30,14 +30,21 @@ type PersonStore interface {
 
 	// RecordCardDecrypts writes one audit row per card shown unmasked.
 	RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) error
+
+	// LoadAttachmentFile returns the bytes of a file attachment of a person
+	// in scope, with the attachment's name; ErrNotFound for a person out of
+	// scope, an attachment that is not the person's, or a link.
+	LoadAttachmentFile(ctx context.Context, scope Scope, personRecNo, attachmentRecNo int64) (*AttachmentFile, error)
 }
 
 // PersonWrite is what a store applies. Besides the changes, the store
 // checks that the records they refer to (branch, advisor profile, tag,
 // marketing element, affiliation, app users) exist in the agency, answering
 // a 407 *Error naming the field otherwise; it sets createDateTime and
-// lastModifiedDateTime from Now and recomputes action item dates (see
-// ActionItemDate).
+// lastModifiedDateTime from Now (attachments' createDateTime too), moves
+// the person's Version on (every write of the person or of a child row,
+// including a shared card, gives every person holding it a new Version)
+// and recomputes action item dates (see ActionItemDate).
 type PersonWrite struct {
 	Changes *PersonChanges
 	Now     time.Time
@@ -63,10 +70,11 @@ type CardSealer interface {
 // PersonService loads, creates and updates persons under the caller's
 // permissions and scope.
 type PersonService struct {
-	Store  PersonStore
-	Sealer CardSealer
-	Clock  Clock
-	Log    *slog.Logger // card vault failures; nil: slog.Default()
+	Store       PersonStore
+	Sealer      CardSealer
+	Clock       Clock
+	Log         *slog.Logger     // card vault failures; nil: slog.Default()
+	Attachments AttachmentLimits // zero: the defaults
 }
 
 // PersonNotFoundError is the single answer for a person that does not exist,
@@ -138,24 +146,48 @@ func (s *PersonService) load(ctx context.Context, sess *Session, recNo int64) (*
 	} else {
 		p.Age = Null[int]()
 	}
+	// cvvCode is never stored; a loaded card shows it null, as the
+	// reference does, so strict clients see the reference's members.
+	for _, l := range p.PersonCardLink {
+		if l.Card != nil {
+			l.Card.CVVCode = Null[string]()
+		}
+	}
 	return p, nil
 }
 
 // Save creates (old nil) or updates a person and returns its recNo.
 func (s *PersonService) Save(ctx context.Context, sess *Session, old, new *Person) (int64, error) {
+	return s.SaveIf(ctx, sess, old, new, nil)
+}
+
+// SaveIf is Save under a precondition (nil: none). A create with one is
+// refused: no version of a person that does not exist can match.
+func (s *PersonService) SaveIf(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (int64, error) {
 	if old == nil {
+		if pre != nil {
+			if err := sess.Require(PermInsert, MethodPerson); err != nil {
+				return 0, err
+			}
+			return 0, PreconditionFailedError()
+		}
 		return s.Create(ctx, sess, new)
 	}
-	return s.Update(ctx, sess, old, new)
+	return s.update(ctx, sess, old, new, pre)
 }
 
 // SaveAndLoad saves and returns the person as Load shows it. Read is
 // checked before anything is written.
 func (s *PersonService) SaveAndLoad(ctx context.Context, sess *Session, old, new *Person) (*Person, error) {
+	return s.SaveAndLoadIf(ctx, sess, old, new, nil)
+}
+
+// SaveAndLoadIf is SaveAndLoad under a precondition (nil: none).
+func (s *PersonService) SaveAndLoadIf(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (*Person, error) {
 	if err := sess.Require(PermRead, MethodPerson); err != nil {
 		return nil, err
 	}
-	recNo, err := s.Save(ctx, sess, old, new)
+	recNo, err := s.SaveIf(ctx, sess, old, new, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +234,9 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	if err != nil {
 		return 0, err
 	}
+	if err := applyAttachmentRules(ch, nil, s.Attachments); err != nil {
+		return 0, err
+	}
 	StampCompletedBy(ch, nil, sess.UserID)
 	if err := s.seal(sess.AgencyID, ch); err != nil {
 		return 0, err
@@ -219,6 +254,12 @@ func saveTimeout(err error) error {
 // Update applies the difference between old (the person as the client
 // loaded it) and new, in one transaction, refusing a stale save (409).
 func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Person) (int64, error) {
+	return s.update(ctx, sess, old, new, nil)
+}
+
+// update is Update; a precondition that does not hold for the stored
+// person (checked under the save's lock) refuses it with 412.
+func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (int64, error) {
 	if err := sess.Require(PermUpdate, MethodPerson); err != nil {
 		return 0, err
 	}
@@ -242,6 +283,9 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 	}
 	scope := sess.PersonScope()
 	err := s.Store.UpdatePerson(ctx, scope, recNo, func(current *Person) (*PersonWrite, error) {
+		if !pre.holds(current) {
+			return nil, PreconditionFailedError()
+		}
 		// Work on copies: nothing of the caller's records is changed.
 		o, n := clonePerson(old), clonePerson(new)
 		ignoreCompletedBy(o)
@@ -261,6 +305,9 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 			return nil, err
 		}
 		if err := CheckStale(current, o, ch); err != nil {
+			return nil, err
+		}
+		if err := applyAttachmentRules(ch, current, s.Attachments); err != nil {
 			return nil, err
 		}
 		branch, advisor := current.BranchRecNo, current.AdvisorProfileRecNo
