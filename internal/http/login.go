@@ -27,6 +27,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	return s.login(w, r, in)
 }
 
+// handleLoginNoAlias is GET /login (and /login/): no alias at all is not a
+// login but an unknown method, 404 with an empty body, as the reference
+// answers (its Java client's test expects it). GET /login/{alias} with an
+// alias no agency has is 401/105.
+func (s *Server) handleLoginNoAlias(w http.ResponseWriter, r *http.Request) error {
+	notFound(w)
+	return nil
+}
+
 // handleLoginBasic is GET /login/{alias} with Basic credentials.
 func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error {
 	in := contract.LoginRequest{Alias: r.PathValue("alias")}
@@ -74,7 +83,7 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, contract.VersionResult{Version: contract.ContractVersion, WayfarerVersion: s.Config.BuildVersion})
+	writeJSON(w, http.StatusOK, contract.VersionResult{Version: contract.ContractVersion})
 	return nil
 }
 

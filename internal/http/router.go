@@ -9,10 +9,11 @@ import (
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 type route struct {
-	method   string
-	segments []string // literal segments match case-insensitively; "{name}" captures
-	shape    string   // one byte per segment: '1' literal, '0' parameter
-	handle   handlerFunc
+	method    string
+	segments  []string // literal segments match case-insensitively; "{name}" captures
+	shape     string   // one byte per segment: '1' literal, '0' parameter
+	handle    handlerFunc
+	bodyLimit func() int64 // the route's own body limit when above --body-limit; nil: none
 }
 
 // router matches method names case-insensitively, as the reference does,
@@ -22,7 +23,11 @@ type route struct {
 // refresh path for every method and never a recNo of /person/{recNo}.
 type router struct{ routes []route }
 
-func (rt *router) add(method, pattern string, h handlerFunc) {
+func (rt *router) add(method, pattern string, h handlerFunc) { rt.addLimited(method, pattern, nil, h) }
+
+// addLimited adds a route whose bodies may be larger than --body-limit, up
+// to what limit returns (person saves carry files).
+func (rt *router) addLimited(method, pattern string, limit func() int64, h handlerFunc) {
 	segs := split(pattern)
 	shape := make([]byte, len(segs))
 	for i, s := range segs {
@@ -31,7 +36,7 @@ func (rt *router) add(method, pattern string, h handlerFunc) {
 			shape[i] = '0'
 		}
 	}
-	rt.routes = append(rt.routes, route{method: method, segments: segs, shape: string(shape), handle: h})
+	rt.routes = append(rt.routes, route{method: method, segments: segs, shape: string(shape), handle: h, bodyLimit: limit})
 }
 
 func split(path string) []string {
@@ -42,11 +47,11 @@ func split(path string) []string {
 	return strings.Split(path, "/")
 }
 
-// match finds the handler for r. allowed lists the methods of a path that
+// match finds the route for r. allowed lists the methods of a path that
 // matched with another method. Only the most specific patterns that match
 // the path count (patterns matching one path have as many segments, so
 // their shapes compare as strings).
-func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
+func (rt *router) match(r *http.Request) (found *route, allowed []string) {
 	segs := split(r.URL.Path)
 	best := ""
 	for _, ro := range rt.routes {
@@ -56,7 +61,8 @@ func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
 			}
 		}
 	}
-	for _, ro := range rt.routes {
+	for i := range rt.routes {
+		ro := &rt.routes[i]
 		if ro.shape != best {
 			continue
 		}
@@ -71,7 +77,7 @@ func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
 		for k, v := range params {
 			r.SetPathValue(k, v)
 		}
-		return ro.handle, nil
+		return ro, nil
 	}
 	return nil, allowed
 }
