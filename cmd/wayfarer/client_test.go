@@ -219,14 +219,6 @@ func TestClientCLI(t *testing.T) {
 		t.Fatal("a refused edit saved something")
 	}
 
-	// A search matching nothing is 204: no rows.
-	if r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere", "--json").must(t); strings.TrimSpace(r.out) != "[]" {
-		t.Fatalf("search matching nothing, --json: %q", r.out)
-	}
-	if r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere").must(t); strings.TrimSpace(r.out) != "recNo  name  primaryEmail  primaryPhone  activeStatus" ||
-		!strings.Contains(r.err, "rows 0-0 of 0") {
-		t.Fatalf("search matching nothing: %q %q", r.out, r.err)
-	}
 
 	// An old session is extended before use, and the new token kept.
 	sess = readTestSession(t, sessPath)
@@ -259,4 +251,29 @@ func TestClientCLI(t *testing.T) {
 	if r := runClientCLI(t, "", "search"); r.fail == nil || !strings.Contains(r.fail.Error(), "not logged in") {
 		t.Fatalf("search after logout: %v", r.fail)
 	}
+}
+
+// TestClientCLINoContent: the server's 204s (a person out of reach, a
+// search matching nothing) are "no person" and "no rows", on both engines.
+func TestClientCLINoContent(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		t.Setenv("WAYFARER_SESSION", filepath.Join(t.TempDir(), "session.json"))
+		runClientCLI(t, "demo-agent\n", "login", "--url", s.URL, "--alias", "DEMO", "--user", "agent", "--password-stdin").must(t)
+		for _, args := range [][]string{{"get", "999999"}, {"get", "3"}, {"edit", "999999"}} { // 3: Hale, outside the agent's scope
+			r := runClientCLI(t, "", args...)
+			if !errors.Is(r.fail, client.ErrNotFound) || r.fail.Error() != "wayfarer person "+args[1]+": no such person within your reach" {
+				t.Fatalf("%v: %v", args, r.fail)
+			}
+		}
+		if r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere", "--json").must(t); strings.TrimSpace(r.out) != "[]" {
+			t.Fatalf("search matching nothing, --json: %q", r.out)
+		}
+		r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere").must(t)
+		if strings.TrimSpace(r.out) != "recNo  name  primaryEmail  primaryPhone  activeStatus" || !strings.Contains(r.err, "rows 0-0 of 0") {
+			t.Fatalf("search matching nothing: %q %q", r.out, r.err)
+		}
+		if r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere", "--all", "--json").must(t); strings.TrimSpace(r.out) != "[]" {
+			t.Fatalf("search --all matching nothing: %q", r.out)
+		}
+	})
 }
