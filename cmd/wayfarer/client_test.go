@@ -219,7 +219,6 @@ func TestClientCLI(t *testing.T) {
 		t.Fatal("a refused edit saved something")
 	}
 
-
 	// An old session is extended before use, and the new token kept.
 	sess = readTestSession(t, sessPath)
 	sess.Saved = time.Now().Add(-11 * time.Minute)
