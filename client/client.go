@@ -119,10 +119,10 @@ func (c *Client) login(ctx context.Context, cr *credentials) error {
 	var res contract.LoginResult
 	var err error
 	if cr.basic {
-		err = c.send(ctx, http.MethodGet, "/login/"+url.PathEscape(cr.alias), nil, "", cr, &res)
+		_, err = c.send(ctx, http.MethodGet, "/login/"+url.PathEscape(cr.alias), nil, "", cr, &res)
 	} else {
 		body, _ := json.Marshal(contract.LoginRequest{Alias: cr.alias, UserName: cr.user, Password: cr.password})
-		err = c.send(ctx, http.MethodPost, "/login", body, "", nil, &res)
+		_, err = c.send(ctx, http.MethodPost, "/login", body, "", nil, &res)
 	}
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func (c *Client) Logout(ctx context.Context) error {
 	if tok == "" {
 		return ErrNotLoggedIn
 	}
-	err := c.send(ctx, http.MethodGet, "/logout", nil, tok, nil, nil)
+	_, err := c.send(ctx, http.MethodGet, "/logout", nil, tok, nil, nil)
 	c.setToken("")
 	return err
 }
@@ -156,7 +156,7 @@ func (c *Client) Logout(ctx context.Context) error {
 // the new token it answers.
 func (c *Client) Refresh(ctx context.Context) error {
 	var res contract.RefreshResult
-	if err := c.call(ctx, http.MethodGet, "/refreshIdentityToken", nil, &res); err != nil {
+	if _, err := c.call(ctx, http.MethodGet, "/refreshIdentityToken", nil, &res); err != nil {
 		return err
 	}
 	if res.RefreshIdentityToken == "" {
@@ -170,26 +170,36 @@ func (c *Client) Refresh(ctx context.Context) error {
 // expired or gone is renewed with the kept credentials and the request sent
 // once more: a request refused at the token check changed nothing, so
 // sending it again is safe even for a save.
-func (c *Client) call(ctx context.Context, method, path string, body []byte, out any) error {
+func (c *Client) call(ctx context.Context, method, path string, body []byte, out any) (*answer, error) {
 	tok, err := c.ensureToken(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	err = c.send(ctx, method, path, body, tok, nil, out)
+	a, err := c.send(ctx, method, path, body, tok, nil, out)
 	if !IsSessionEnded(err) {
-		return err
+		return a, err
 	}
 	c.mu.Lock()
 	canRenew := c.creds != nil
 	c.mu.Unlock()
 	if !canRenew {
-		return err
+		return nil, err
 	}
 	if tok, err = c.renew(ctx, tok); err != nil {
-		return err
+		return nil, err
 	}
 	return c.send(ctx, method, path, body, tok, nil, out)
 }
+
+// answer is what a successful exchange tells besides its body.
+type answer struct {
+	Status int
+	Header http.Header
+}
+
+// noContent reports a 204: the server had nothing to return (no such
+// person within reach, a search matching nothing).
+func (a *answer) noContent() bool { return a != nil && a.Status == http.StatusNoContent }
 
 // ensureToken returns the token, logging in first when there is none and
 // credentials are kept.
@@ -220,15 +230,16 @@ func (c *Client) renew(ctx context.Context, stale string) (string, error) {
 }
 
 // send does one HTTP exchange: bearer token or Basic credentials, the
-// client version header, JSON in and out, errors as *Error.
-func (c *Client) send(ctx context.Context, method, path string, body []byte, token string, basic *credentials, out any) error {
+// client version header, JSON in and out, errors as *Error. A 204 leaves
+// out untouched.
+func (c *Client) send(ctx context.Context, method, path string, body []byte, token string, basic *credentials, out any) (*answer, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -245,20 +256,21 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, tok
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return readError(resp)
+		return nil, readError(resp)
 	}
+	a := &answer{Status: resp.StatusCode, Header: resp.Header}
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		_, _ = io.Copy(io.Discard, resp.Body)
-		return nil
+		return a, nil
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("wayfarer %s %s: reading the answer: %w", method, stripQuery(path), err)
+		return nil, fmt.Errorf("wayfarer %s %s: reading the answer: %w", method, stripQuery(path), err)
 	}
-	return nil
+	return a, nil
 }
 
 func stripQuery(path string) string {

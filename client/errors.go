@@ -46,6 +46,7 @@ const (
 	CodePermissionDenied     = contract.CodePermissionDenied
 	CodeRecordNotFound       = contract.CodeRecordNotFound
 	CodeConcurrencyConflict  = contract.CodeConcurrencyConflict
+	CodePreconditionFailed   = contract.CodePreconditionFailed
 )
 
 // Errors the client returns before sending anything. They are wrapped with
@@ -65,6 +66,9 @@ var (
 	// ErrNotLoggedIn: a call needs a token and the client has neither a
 	// token nor credentials to log in with.
 	ErrNotLoggedIn = errors.New("not logged in")
+	// ErrNotFound: no such person within the caller's reach (the server
+	// answered 204: it does not exist, or lies outside the caller's scope).
+	ErrNotFound = errors.New("no such person within your reach")
 )
 
 func asError(err error) *Error {
@@ -85,15 +89,20 @@ func ResultCode(err error) int {
 }
 
 // IsConflict reports a save refused because the person changed since it was
-// loaded (409, 602): reload and apply the change again.
+// loaded (409, 602; or 412 when the save named a version with If-Match):
+// reload and apply the change again.
 func IsConflict(err error) bool {
 	e := asError(err)
-	return e != nil && (e.Status == http.StatusConflict || e.ResultCode == CodeConcurrencyConflict)
+	return e != nil && (e.Status == http.StatusConflict || e.ResultCode == CodeConcurrencyConflict ||
+		e.Status == http.StatusPreconditionFailed)
 }
 
 // IsNotFound reports a person that does not exist or is outside the
-// caller's reach (404, 601).
+// caller's reach: a load answered 204 (ErrNotFound), or a save 404/601.
 func IsNotFound(err error) bool {
+	if errors.Is(err, ErrNotFound) {
+		return true
+	}
 	e := asError(err)
 	return e != nil && (e.Status == http.StatusNotFound || e.ResultCode == CodeRecordNotFound)
 }

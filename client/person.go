@@ -88,7 +88,6 @@ type Person struct {
 	advisorName *string
 	age         *int
 	created     *time.Time
-	modified    *time.Time
 	decrypted   bool // loaded with clear card numbers: never the base of a save
 }
 
@@ -109,9 +108,10 @@ func (p *Person) Age() (int, bool) {
 	return *p.age, true
 }
 
-// Created and LastModified are the server's timestamps (zero when unknown).
-func (p *Person) Created() time.Time      { return derefTime(p.created) }
-func (p *Person) LastModified() time.Time { return derefTime(p.modified) }
+// Created is the server's creation time (zero when unknown). The time of
+// the last change is a search column (ColLastModifiedDateTime), not part
+// of the loaded person.
+func (p *Person) Created() time.Time { return derefTime(p.created) }
 
 // Name is "Last/First", as the search's name column shows it.
 func (p *Person) Name() string { return deref(p.LastName) + "/" + deref(p.FirstName) }
@@ -179,11 +179,10 @@ type personAlias Person
 type personWire struct {
 	RecNo *int64 `json:"recNo"`
 	*personAlias
-	BranchName           *string    `json:"branchName"`
-	AdvisorName          *string    `json:"advisorName"`
-	Age                  *int       `json:"age"`
-	CreateDateTime       *time.Time `json:"createDateTime"`
-	LastModifiedDateTime *time.Time `json:"lastModifiedDateTime"`
+	BranchName     *string    `json:"branchName"`
+	AdvisorName    *string    `json:"advisorName"`
+	Age            *int       `json:"age"`
+	CreateDateTime *time.Time `json:"createDateTime"`
 }
 
 // MarshalJSON writes the 1.8.2 shape. Child arrays are always arrays, so a
@@ -198,7 +197,7 @@ func (p Person) MarshalJSON() ([]byte, error) {
 	return json.Marshal(personWire{
 		RecNo: p.recNo, personAlias: &a,
 		BranchName: p.branchName, AdvisorName: p.advisorName, Age: p.age,
-		CreateDateTime: p.created, LastModifiedDateTime: p.modified,
+		CreateDateTime: p.created,
 	})
 }
 
@@ -209,7 +208,7 @@ func (p *Person) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	p.recNo, p.branchName, p.advisorName, p.age = w.RecNo, w.BranchName, w.AdvisorName, w.Age
-	p.created, p.modified = w.CreateDateTime, w.LastModifiedDateTime
+	p.created = w.CreateDateTime
 	return nil
 }
 
@@ -234,7 +233,9 @@ type Communication struct {
 	Description     *string   `json:"description"`
 	IsPrimary       *bool     `json:"isPrimary"`
 	PermitMarketing *bool     `json:"permitMarketing"`
-	ContactOption   *int      `json:"contactOption"` // 1 billing, 2 customer service
+	// Deprecated by the contract in favour of ContactOption; kept as sent.
+	IsBillingContact *bool `json:"isBillingContact"`
+	ContactOption    *int  `json:"contactOption"` // 1 billing, 2 customer service
 }
 
 // NewEmail and NewPhone build a new communication link.
@@ -275,6 +276,7 @@ type ActionItemLink struct {
 // ActionItem is a reminder due on a date derived from its trigger.
 type ActionItem struct {
 	RecNo                   *int64        `json:"recNo"`
+	Type                    *int          `json:"type"` // deprecated by the contract; kept as sent
 	Description             *string       `json:"description"`
 	TriggerIndex            *TriggerIndex `json:"triggerIndex"`
 	TriggerDaysOffset       *int          `json:"triggerDaysOffset"`
@@ -283,7 +285,9 @@ type ActionItem struct {
 	AppUserID               *string       `json:"appUserId"` // filled on load, ignored on save
 	Completed               *time.Time    `json:"completed"`
 	CompletedByAppUserRecNo *int64        `json:"completedBy_appUserRecNo"`
+	CompletedByAppUserID    *string       `json:"completedBy_appUserId"` // filled on load, ignored on save
 	Notes                   *string       `json:"notes"`
+	DocumentTemplateRecNo   *int64        `json:"documentTemplate_recNo"`
 }
 
 // Date is a calendar date, "YYYY-MM-DD" on the wire.

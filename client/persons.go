@@ -10,7 +10,9 @@ import (
 
 // LoadPerson loads a person (GET /person/{recNo}). Credit/debit card
 // numbers are masked. From a server older than 1.8.2 the flat card array is
-// read into the same CardLink values.
+// read into the same CardLink values. A person that does not exist or is
+// outside the caller's reach (the server answers 204) is an error for
+// which IsNotFound is true (errors.Is(err, ErrNotFound)).
 func (c *Client) LoadPerson(ctx context.Context, recNo int64) (*Person, error) {
 	return c.loadPerson(ctx, recNo, false)
 }
@@ -32,8 +34,12 @@ func (c *Client) loadPerson(ctx context.Context, recNo int64, decrypt bool) (*Pe
 		path += "?decrypt=true"
 	}
 	var raw []json.RawMessage
-	if err := c.call(ctx, http.MethodGet, path, nil, &raw); err != nil {
+	a, err := c.call(ctx, http.MethodGet, path, nil, &raw)
+	if err != nil {
 		return nil, err
+	}
+	if a.noContent() {
+		return nil, fmt.Errorf("wayfarer person %d: %w", recNo, ErrNotFound)
 	}
 	p, err := onePerson(raw, !v.CardLinks())
 	if err != nil {
@@ -113,7 +119,7 @@ func (c *Client) SavePerson(ctx context.Context, old, n *Person) (*Person, error
 
 func (c *Client) save(ctx context.Context, body []byte) (*Person, error) {
 	var raw []json.RawMessage
-	if err := c.call(ctx, http.MethodPost, "/person/refresh", body, &raw); err != nil {
+	if _, err := c.call(ctx, http.MethodPost, "/person/refresh", body, &raw); err != nil {
 		return nil, err
 	}
 	return onePerson(raw, false)

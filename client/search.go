@@ -431,8 +431,9 @@ func (c *Client) Search(ctx context.Context, q *Query) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rows []Row
-	if err := c.call(ctx, http.MethodPost, "/personSearch", body, &rows); err != nil {
+	// A search matching nothing is 204 (no body): an empty page.
+	rows := []Row{}
+	if _, err := c.call(ctx, http.MethodPost, "/personSearch", body, &rows); err != nil {
 		return nil, err
 	}
 	p := &Page{Rows: rows, Total: -1}

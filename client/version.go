@@ -14,7 +14,7 @@ const CardLinkVersion = contract.CardLinkVersion
 // ServerVersion is what GET /version reports.
 type ServerVersion struct {
 	Contract string // contract version, e.g. "1.8.2.6"
-	Wayfarer string // the server's own build; empty for other servers
+	Wayfarer string // the server's own build (its X-Wayfarer-Version header); empty for other servers
 }
 
 // AtLeast reports whether the contract version is v or later. An
@@ -36,10 +36,11 @@ func (c *Client) Version(ctx context.Context) (ServerVersion, error) {
 		return *cached, nil
 	}
 	var res contract.VersionResult
-	if err := c.send(ctx, http.MethodGet, "/version", nil, "", nil, &res); err != nil {
+	a, err := c.send(ctx, http.MethodGet, "/version", nil, "", nil, &res)
+	if err != nil {
 		return ServerVersion{}, err
 	}
-	v := ServerVersion{Contract: res.Version, Wayfarer: res.WayfarerVersion}
+	v := ServerVersion{Contract: res.Version, Wayfarer: a.Header.Get(contract.WayfarerVersionHeader)}
 	if _, ok := contract.ParseVersion(v.Contract); !ok {
 		return ServerVersion{}, fmt.Errorf("wayfarer version: unreadable contract version %q", v.Contract)
 	}

@@ -29,11 +29,11 @@ type RefreshResult struct {
 	RefreshIdentityToken string `json:"refreshIdentityToken"`
 }
 
-// VersionResult is the answer of GET /version. WayfarerVersion is the
-// server's own build; other servers of the contract leave it out.
+// VersionResult is the answer of GET /version, exactly the reference's
+// members. A Wayfarer server sends its own build in the
+// WayfarerVersionHeader of every answer.
 type VersionResult struct {
 	Version           string `json:"version"`
 	ResultCode        int    `json:"resultCode"`
 	ResultDescription string `json:"resultDescription"`
-	WayfarerVersion   string `json:"wayfarerVersion,omitempty"`
 }

@@ -29,6 +29,7 @@ const (
 	CodeQueryTimeout           = 420 // the database work ran past the query time limit (--query-timeout)
 	CodeCardRule               = 410 // a card rule of contract §4.6 is broken
 	CodeIdentifierMismatch     = 411 // identifiers in a save disagree
+	CodePreconditionFailed     = 412 // the stored person is not the version If-Match names
 	CodeRequestTooLarge        = 413
 	CodePermissionDenied       = 600
 	CodeRecordNotFound         = 601

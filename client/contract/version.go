@@ -23,6 +23,10 @@ const (
 // ClientVersionHeader is how a client announces its version at login.
 const ClientVersionHeader = "X-Client-Version"
 
+// WayfarerVersionHeader carries a Wayfarer server's own build on every
+// answer (the body of /version holds only the reference's members).
+const WayfarerVersionHeader = "X-Wayfarer-Version"
+
 // ParseVersion reads a dotted version ("1.8.2", "1.8.2.6"); missing parts are 0.
 func ParseVersion(s string) ([]int, bool) {
 	s = strings.TrimSpace(s)

@@ -86,8 +86,8 @@ func printClientPerson(w io.Writer, p *client.Person, asJSON bool) error {
 	line("branch", p.BranchName())
 	line("advisor", p.AdvisorName())
 	line("remarks", clientDeref(p.Remarks))
-	if t := p.LastModified(); !t.IsZero() {
-		line("modified", t.Format(time.RFC3339))
+	if t := p.Created(); !t.IsZero() {
+		line("created", t.Format(time.RFC3339))
 	}
 	for _, l := range p.Cards {
 		card := l.Card

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,6 +71,15 @@ const personFile = `{
     {"card": {"type": 2, "cardNumber": "SKY-42", "description": "miles"}}
   ]
 }`
+
+func mustJSONBytes(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 func TestClientCLI(t *testing.T) {
 	s := testserver.Start(t, testserver.Options{})
@@ -161,8 +171,13 @@ func TestClientCLI(t *testing.T) {
 			creditID = l.CardRecNo()
 		}
 	}
-	if r := runClientCLI(t, "", "get", "999999"); !client.IsNotFound(r.fail) {
+	// GET /person of a missing person is 204: the SDK's typed not-found.
+	if r := runClientCLI(t, "", "get", "999999"); !client.IsNotFound(r.fail) || !errors.Is(r.fail, client.ErrNotFound) ||
+		r.fail.Error() != "wayfarer person 999999: no such person within your reach" {
 		t.Fatalf("get a missing person: %v", r.fail)
+	}
+	if r := runClientCLI(t, "", "edit", "999999"); !client.IsNotFound(r.fail) {
+		t.Fatalf("edit a missing person: %v", r.fail)
 	}
 
 	// edit: a card field and a person field; the card keeps its identifiers.
@@ -187,7 +202,7 @@ func TestClientCLI(t *testing.T) {
 	if r := runClientCLI(t, "", "edit", strconv.FormatInt(recNo, 10)).must(t); strings.TrimSpace(r.out) != "no changes" {
 		t.Fatalf("unchanged edit said %q", r.out)
 	}
-	before := p.LastModified()
+	before, _ := json.Marshal(p)
 	t.Setenv("EDITOR", writeEditor(t, dir, "cvv.sh", `s/"nameOnCard": "K QUARREL"/"cvvCode": "123", "nameOnCard": "X"/`))
 	if r := runClientCLI(t, "", "edit", strconv.FormatInt(recNo, 10)); r.fail == nil || !strings.Contains(r.fail.Error(), "cvvCode") {
 		t.Fatalf("edit adding a cvvCode: %v", r.fail)
@@ -200,7 +215,7 @@ func TestClientCLI(t *testing.T) {
 	if r := runClientCLI(t, "", "edit", strconv.FormatInt(recNo, 10)); r.fail == nil || !strings.Contains(r.fail.Error(), "type") {
 		t.Fatalf("edit changing a card type: %v", r.fail)
 	}
-	if p2, _ := c.LoadPerson(ctx, recNo); !p2.LastModified().Equal(before) {
+	if p2, _ := c.LoadPerson(ctx, recNo); !bytes.Equal(mustJSONBytes(t, p2), before) {
 		t.Fatal("a refused edit saved something")
 	}
 
@@ -235,4 +250,29 @@ func TestClientCLI(t *testing.T) {
 	if r := runClientCLI(t, "", "search"); r.fail == nil || !strings.Contains(r.fail.Error(), "not logged in") {
 		t.Fatalf("search after logout: %v", r.fail)
 	}
+}
+
+// TestClientCLINoContent: the server's 204s (a person out of reach, a
+// search matching nothing) are "no person" and "no rows", on both engines.
+func TestClientCLINoContent(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		t.Setenv("WAYFARER_SESSION", filepath.Join(t.TempDir(), "session.json"))
+		runClientCLI(t, "demo-agent\n", "login", "--url", s.URL, "--alias", "DEMO", "--user", "agent", "--password-stdin").must(t)
+		for _, args := range [][]string{{"get", "999999"}, {"get", "3"}, {"edit", "999999"}} { // 3: Hale, outside the agent's scope
+			r := runClientCLI(t, "", args...)
+			if !errors.Is(r.fail, client.ErrNotFound) || r.fail.Error() != "wayfarer person "+args[1]+": no such person within your reach" {
+				t.Fatalf("%v: %v", args, r.fail)
+			}
+		}
+		if r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere", "--json").must(t); strings.TrimSpace(r.out) != "[]" {
+			t.Fatalf("search matching nothing, --json: %q", r.out)
+		}
+		r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere").must(t)
+		if strings.TrimSpace(r.out) != "recNo  name  primaryEmail  primaryPhone  activeStatus" || !strings.Contains(r.err, "rows 0-0 of 0") {
+			t.Fatalf("search matching nothing: %q %q", r.out, r.err)
+		}
+		if r := runClientCLI(t, "", "search", "--last-name", "Nobodyhere", "--all", "--json").must(t); strings.TrimSpace(r.out) != "[]" {
+			t.Fatalf("search --all matching nothing: %q", r.out)
+		}
+	})
 }

@@ -52,6 +52,8 @@ func instanceFlags() []cli.Flag {
 		&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file (default with --demo on SQLite: <db>.cardkey)", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		&cli.StringFlag{Name: "unknown-fields", Value: "reject", Usage: "a request member no field table knows: reject (400) or warn (skipped, logged once per field)", Sources: cli.EnvVars("WAYFARER_UNKNOWN_FIELDS")},
 		&cli.DurationFlag{Name: "query-timeout", Value: app.DefaultQueryTimeout, Usage: "longest database work of one request (a search, a save); longer ones are stopped and answer 503 (0: no limit)", Sources: cli.EnvVars("WAYFARER_QUERY_TIMEOUT")},
+		&cli.Int64Flag{Name: "attachment-max-bytes", Value: wayfarer.DefaultAttachmentMaxBytes, Usage: "largest file a person's attachment may hold, in bytes; person saves may carry that much more than --body-limit", Sources: cli.EnvVars("WAYFARER_ATTACHMENT_MAX_BYTES")},
+		&cli.Int64Flag{Name: "attachment-max-person-bytes", Value: wayfarer.DefaultAttachmentMaxPersonBytes, Usage: "most bytes all file attachments of one person may hold", Sources: cli.EnvVars("WAYFARER_ATTACHMENT_MAX_PERSON_BYTES")},
 		&cli.StringFlag{Name: "sqlite-synchronous", Value: "full", Usage: "SQLite only: full (a saved change survives a power cut) or normal (faster saves; a power cut may lose the last ones)", Sources: cli.EnvVars("WAYFARER_SQLITE_SYNCHRONOUS")},
 	}
 }
@@ -76,6 +78,9 @@ func instanceConfig(cmd *cli.Command) app.Config {
 		CardKeys:          cardKeysFromEnv(),
 		UnknownFields:     cmd.String("unknown-fields"),
 		BuildVersion:      version,
+		Attachments: wayfarer.AttachmentLimits{
+			MaxBytes: cmd.Int64("attachment-max-bytes"), MaxPersonBytes: cmd.Int64("attachment-max-person-bytes"),
+		},
 	}
 }
 

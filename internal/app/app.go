@@ -39,6 +39,10 @@ type Config struct {
 	BuildVersion      string
 	PasswordParams    password.Params
 	HashConcurrency   int
+
+	// Attachments bound the bytes of file attachments, per file and per
+	// person (--attachment-max-bytes, --attachment-max-person-bytes); zero: the defaults.
+	Attachments wayfarer.AttachmentLimits
 }
 
 // DefaultMaxSearchRows is the most rows one search answers unless
@@ -159,7 +163,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown}, log)
 	srv.Login = login
 	srv.DB = db
-	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring), Clock: clock, Log: log}
+	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring), Clock: clock, Log: log, Attachments: cfg.Attachments.WithDefaults()}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
 	return &App{
 		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring,

@@ -353,7 +353,8 @@ func post(ctx context.Context, client *http.Client, base, token, body string) (i
 	return bytes.Count(b, []byte("},{")) + boolInt(len(b) > 2), nil
 }
 
-// roundTrip sends req and reads the whole answer, which must be a 200.
+// roundTrip sends req and reads the whole answer, which must be a 200 (or
+// a 204: a search matching nothing, no body).
 func roundTrip(client *http.Client, req *http.Request) ([]byte, error) {
 	resp, err := client.Do(req)
 	if err != nil {
@@ -364,7 +365,7 @@ func roundTrip(client *http.Client, req *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
+	if resp.StatusCode != 200 && resp.StatusCode != 204 {
 		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, b)
 	}
 	return b, nil

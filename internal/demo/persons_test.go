@@ -151,7 +151,7 @@ func testDemoPersons(t *testing.T, s *testserver.Server) {
 		user   string
 		recNo  int64
 		status int
-	}{{"agent", ken, 200}, {"agent", sue, 404}, {"agent", hale, 404}, {"branch", sue, 200}, {"branch", ken, 404}, {"admin", hale, 200}} {
+	}{{"agent", ken, 200}, {"agent", sue, 204}, {"agent", hale, 204}, {"branch", sue, 200}, {"branch", ken, 204}, {"admin", hale, 200}} {
 		if r := get(c.user, c.recNo, ""); r.Status != c.status {
 			t.Errorf("%s GET %d: %d, want %d", c.user, c.recNo, r.Status, c.status)
 		}

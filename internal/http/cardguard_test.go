@@ -152,7 +152,7 @@ func TestCardNumberHiddenInAnyTextFieldIsRefused(t *testing.T) {
 			}
 		}
 		resp := admin.do("POST", "/personSearch", `{"lastName":{"value":["Hidden"],"compareCondition":1},"includeCols":["recNo"]}`)
-		if resp.Status != 200 || string(resp.Body) != "[]" {
+		if !noRows(resp) {
 			t.Fatalf("a refused create wrote something: %d %s", resp.Status, resp.Body)
 		}
 		logs := s.Logs.String()
@@ -254,7 +254,7 @@ func TestCardNumbersNeverEchoedOrLogged(t *testing.T) {
 			admin.do("GET", "/person/4111_1111_1111_1111", nil),
 			s.Do(t, "POST", "/login", `{"alias":"4111·1111·1111·1111","userName":"x","password":"y"}`),
 		} {
-			if resp.Status < 400 {
+			if resp.Status < 400 && !(resp.Status == 204 && len(resp.Body) == 0) {
 				t.Fatalf("%d %s", resp.Status, resp.Body)
 			}
 			for _, digits := range []string{"4111", "5555555555554444", "\uff14\uff11\uff11\uff11"} {

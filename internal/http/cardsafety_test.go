@@ -78,7 +78,7 @@ func TestPaymentCardNumberNotSavedAsLoyalty(t *testing.T) {
 			}
 		}
 		r := s.Do(t, "POST", "/personSearch", `{"lastName":{"value":["Hidden"],"compareCondition":1},"includeCols":["recNo"]}`, admin...)
-		if string(r.Body) != "[]" {
+		if !noRows(r) {
 			t.Fatalf("a refused save wrote something: %s", r.Body)
 		}
 	})
@@ -106,10 +106,8 @@ func TestPermissionBeforeRecNo(t *testing.T) {
 		}
 	}
 	admin := testserver.Bearer(s.LoginDemo(t, "admin"))
-	a, b := s.Do(t, "GET", "/person/abc", nil, admin...), s.Do(t, "GET", "/person/99999", nil, admin...)
-	if a.Status != 404 || string(a.Body) != string(b.Body) {
-		t.Fatalf("not a number: %d %s; unknown: %s", a.Status, a.Body, b.Body)
-	}
+	wantNoContent(t, s.Do(t, "GET", "/person/abc", nil, admin...))
+	wantNoContent(t, s.Do(t, "GET", "/person/99999", nil, admin...))
 }
 
 func TestUnknownAliasNotLogged(t *testing.T) {
@@ -212,7 +210,7 @@ func TestSaveRefusesBadText(t *testing.T) {
 				}
 			}
 			resp := admin.do("POST", "/personSearch", `{"lastName":{"value":["Bytes"],"compareCondition":1},"includeCols":["recNo"]}`)
-			if resp.Status != 200 || string(resp.Body) != "[]" {
+			if !noRows(resp) {
 				t.Fatalf("a refused create wrote something: %d %s", resp.Status, resp.Body)
 			}
 		})
@@ -305,7 +303,7 @@ func TestCardNumberInTextUnicode(t *testing.T) {
 				t.Fatalf("%s", resp.Body)
 			}
 			resp = admin.do("POST", "/personSearch", `{"lastName":{"value":["Wide"],"compareCondition":1},"includeCols":["recNo"]}`)
-			if resp.Status != 200 || string(resp.Body) != "[]" {
+			if !noRows(resp) {
 				t.Fatalf("a refused create wrote something: %d %s", resp.Status, resp.Body)
 			}
 		})

@@ -57,7 +57,7 @@ func TestUnknownFieldsAreRefused(t *testing.T) {
 		nobody := func(last string) {
 			t.Helper()
 			r := search(fmt.Sprintf(`{"lastName":{"value":[%q],"compareCondition":1},"includeCols":["recNo"]}`, last))
-			if r.Status != 200 || string(r.Body) != "[]" {
+			if !noRows(r) {
 				t.Fatalf("%s written: %d %s", last, r.Status, r.Body)
 			}
 		}
@@ -90,9 +90,6 @@ func TestUnknownFieldsAreRefused(t *testing.T) {
 			"user: unknown field; did you mean userName?")
 
 		// names the reference knows are not unknown: refused as not yet served
-		wantDescription(t, s.Do(t, "POST", "/person", `{"activeStatus":1,"lastName":"Att","personAttachmentLink":[{"attachment_recNo":null}]}`, tok...),
-			contract.CodeNotSupported, "person", "personAttachmentLink: not yet supported by Wayfarer")
-		nobody("Att")
 		wantDescription(t, search(`{"personActivitySearchParams":{"subject":{"value":["x"]}}}`), contract.CodeNotSupported, "Param",
 			"personActivitySearchParams: not yet supported by Wayfarer")
 	})

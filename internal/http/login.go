@@ -27,6 +27,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	return s.login(w, r, in)
 }
 
+// handleLoginNoAlias is GET /login (and /login/): no alias at all is not a
+// login but an unknown method, 404 with an empty body, as the reference
+// answers (its Java client's test expects it). GET /login/{alias} with an
+// alias no agency has is 401/105.
+func (s *Server) handleLoginNoAlias(w http.ResponseWriter, r *http.Request) error {
+	notFound(w)
+	return nil
+}
+
 // handleLoginBasic is GET /login/{alias} with Basic credentials.
 func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error {
 	in := contract.LoginRequest{Alias: r.PathValue("alias")}
@@ -79,7 +88,7 @@ func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) error {
 	if contractOf(r) == contract181 {
 		v = contract.ContractVersion181
 	}
-	writeJSON(w, http.StatusOK, contract.VersionResult{Version: v, WayfarerVersion: s.Config.BuildVersion})
+	writeJSON(w, http.StatusOK, contract.VersionResult{Version: v})
 	return nil
 }
 

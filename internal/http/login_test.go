@@ -144,7 +144,7 @@ func TestAgencyAndUserStates(t *testing.T) {
 			}
 		}
 		wantResult(t, s.Do(t, "POST", "/login", `{"userName":"admin","password":"demo-admin"}`), 401, 105, "login")
-		wantResult(t, s.Do(t, "GET", "/login/", nil), 401, 105, "login")
+		wantResult(t, s.Do(t, "GET", "/login/%20", nil), 401, 105, "login")
 		// a disabled user with a wrong password learns nothing about its state
 		wantResult(t, login(t, s, "DEMO", "disabled", "wrong"), 401, 101, "login")
 	})
@@ -333,7 +333,7 @@ func TestVersionAndHealth(t *testing.T) {
 	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
 		m := wantResult(t, s.Do(t, "GET", "/Version", nil), 200, 0, "")
 		v, ok := contract.ParseVersion(m["version"].(string))
-		if !ok || contract.CompareVersions(v, []int{1, 8, 2}) < 0 || m["wayfarerVersion"] != "test" || m["resultDescription"] != "" {
+		if !ok || contract.CompareVersions(v, []int{1, 8, 2}) < 0 || len(m) != 3 || m["resultDescription"] != "" {
 			t.Fatalf("version body %v", m)
 		}
 		if r := s.Do(t, "GET", "/healthz", nil); r.Status != 200 {

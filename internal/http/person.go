@@ -16,6 +16,16 @@ type personHandlers struct {
 	Persons *wayfarer.PersonService
 }
 
+// saveBodyLimit is the body limit of person saves: --body-limit plus room
+// for the files one person may hold, in base64 (4 bytes for every 3).
+func (s *Server) saveBodyLimit() int64 {
+	if s.Persons == nil {
+		return 0
+	}
+	l := s.Persons.Attachments.WithDefaults()
+	return s.Config.BodyLimit + (l.MaxPersonBytes+2)/3*4
+}
+
 func (s *Server) personService() (*wayfarer.PersonService, error) {
 	if s.Persons == nil {
 		return nil, wayfarer.Errorf(wayfarer.KindInternal, contract.CodeInternal, wayfarer.MethodPerson, "the person service is not configured")
@@ -24,7 +34,9 @@ func (s *Server) personService() (*wayfarer.PersonService, error) {
 }
 
 // handleLoadPerson is GET /person/{recNo}[?decrypt=true]: an array holding
-// the person. A recNo that is not a number is as unknown as a missing one.
+// the person, with its version as a strong ETag. A person out of reach
+// (missing, another agency's, outside the caller's scope, a recNo that is
+// not a number) is 204 with no body, one answer for all: as the reference.
 func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error {
 	svc, err := s.personService()
 	if err != nil {
@@ -38,12 +50,29 @@ func (s *Server) handleLoadPerson(w http.ResponseWriter, r *http.Request) error 
 	// it has checked the caller's permission, like any unknown recNo.
 	recNo, _ := strconv.ParseInt(r.PathValue("recNo"), 10, 64)
 	p, err := svc.Load(r.Context(), sessionOf(r), recNo, decrypt)
+	if isNotFound(err) {
+		noContent(w)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	body, err := personShape(r).Encode(p)
-	writeBody(w, http.StatusOK, body, err)
+	writePerson(w, r, p)
 	return nil
+}
+
+// writePerson answers a person (an array of one) with its ETag.
+func writePerson(w http.ResponseWriter, r *http.Request, p *wayfarer.Person) {
+	body, err := personShape(r).Encode(p)
+	if err == nil {
+		w.Header().Set("ETag", `"`+p.VersionTag()+`"`)
+	}
+	writeBody(w, http.StatusOK, body, err)
+}
+
+func isNotFound(err error) bool {
+	e := wayfarer.AsError(err)
+	return e != nil && e.Kind == wayfarer.KindNotFound
 }
 
 // handleSavePerson is POST /person: create or update, answering the recNo.
@@ -52,7 +81,7 @@ func (s *Server) handleSavePerson(w http.ResponseWriter, r *http.Request) error 
 	var created bool
 	err := s.decodeSave(r, func(svc *wayfarer.PersonService, old, n *wayfarer.Person) (err error) {
 		created = old == nil
-		recNo, err = svc.Save(r.Context(), sessionOf(r), old, n)
+		recNo, err = svc.SaveIf(r.Context(), sessionOf(r), old, n, ifMatch(r))
 		return err
 	})
 	if err != nil {
@@ -86,19 +115,60 @@ func (s *Server) decodeSave(r *http.Request, save func(svc *wayfarer.PersonServi
 }
 
 // handleSavePersonRefresh is POST /person/refresh: the same save, answering
-// the person as GET /person/{recNo} shows it.
+// the person as GET /person/{recNo} shows it, with its new ETag.
 func (s *Server) handleSavePersonRefresh(w http.ResponseWriter, r *http.Request) error {
 	var p *wayfarer.Person
 	err := s.decodeSave(r, func(svc *wayfarer.PersonService, old, n *wayfarer.Person) (err error) {
-		p, err = svc.SaveAndLoad(r.Context(), sessionOf(r), old, n)
+		p, err = svc.SaveAndLoadIf(r.Context(), sessionOf(r), old, n, ifMatch(r))
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	body, err := personShape(r).Encode(p)
-	writeBody(w, http.StatusOK, body, err)
+	writePerson(w, r, p)
 	return nil
+}
+
+// ifMatch reads If-Match (RFC 9110 §13.1.1) as a save's precondition: nil
+// when absent or "*"; otherwise the strong entity tags it lists. A weak
+// tag (W/"...") never matches, as If-Match compares strongly, and neither
+// does an element that is not an entity tag: with only such, the
+// precondition matches nothing.
+func ifMatch(r *http.Request) *wayfarer.Precondition {
+	values := r.Header.Values("If-Match")
+	if len(values) == 0 {
+		return nil
+	}
+	pre := &wayfarer.Precondition{VersionTags: []string{}}
+	for _, v := range values {
+		for _, el := range splitEntityTags(v) {
+			switch {
+			case el == "*":
+				return nil
+			case len(el) >= 2 && el[0] == '"' && el[len(el)-1] == '"':
+				pre.VersionTags = append(pre.VersionTags, el[1:len(el)-1])
+			}
+		}
+	}
+	return pre
+}
+
+// splitEntityTags splits a list of entity tags at the commas outside quotes.
+func splitEntityTags(v string) []string {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && v[i] == '"' {
+			quoted = !quoted
+		}
+		if i == len(v) || v[i] == ',' && !quoted {
+			if el := strings.TrimSpace(v[start:i]); el != "" {
+				out = append(out, el)
+			}
+			start = i + 1
+		}
+	}
+	return out
 }
 
 // personShape is the person's JSON in the request's contract: the flat

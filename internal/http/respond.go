@@ -11,14 +11,15 @@ import (
 
 // statusOf is the one table from error kinds to HTTP statuses.
 var statusOf = map[wayfarer.Kind]int{
-	wayfarer.KindInvalid:      http.StatusBadRequest,
-	wayfarer.KindUnauthorized: http.StatusUnauthorized,
-	wayfarer.KindForbidden:    http.StatusForbidden,
-	wayfarer.KindNotFound:     http.StatusNotFound,
-	wayfarer.KindConflict:     http.StatusConflict,
-	wayfarer.KindTooLarge:     http.StatusRequestEntityTooLarge,
-	wayfarer.KindUnavailable:  http.StatusServiceUnavailable,
-	wayfarer.KindInternal:     http.StatusInternalServerError,
+	wayfarer.KindInvalid:            http.StatusBadRequest,
+	wayfarer.KindUnauthorized:       http.StatusUnauthorized,
+	wayfarer.KindForbidden:          http.StatusForbidden,
+	wayfarer.KindNotFound:           http.StatusNotFound,
+	wayfarer.KindConflict:           http.StatusConflict,
+	wayfarer.KindPreconditionFailed: http.StatusPreconditionFailed,
+	wayfarer.KindTooLarge:           http.StatusRequestEntityTooLarge,
+	wayfarer.KindUnavailable:        http.StatusServiceUnavailable,
+	wayfarer.KindInternal:           http.StatusInternalServerError,
 }
 
 const contentTypeJSON = "application/json; charset=utf-8"
@@ -54,6 +55,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, m
 		e.Method = method
 	}
 	writeJSON(w, statusOf[e.Kind], contract.Result{ResultCode: e.Code, ResultDescription: e.Message, Method: e.Method})
+}
+
+// noContent is the reference's answer when there is nothing to return (a
+// person out of reach, a search matching nothing): 204 with no body and no
+// Content-Type.
+func noContent(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // notFound is the reference's answer to an unknown method: 404, empty text/plain.

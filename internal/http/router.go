@@ -12,10 +12,11 @@ import (
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 type route struct {
-	method   string
-	segments []string // literal segments match case-insensitively; "{name}" captures
-	shape    string   // one byte per segment: '1' literal, '0' parameter
-	handle   handlerFunc
+	method    string
+	segments  []string // literal segments match case-insensitively; "{name}" captures
+	shape     string   // one byte per segment: '1' literal, '0' parameter
+	handle    handlerFunc
+	bodyLimit func() int64 // the route's own body limit when above --body-limit; nil: none
 }
 
 // router matches method names case-insensitively, as the reference does,
@@ -25,7 +26,11 @@ type route struct {
 // refresh path for every method and never a recNo of /person/{recNo}.
 type router struct{ routes []route }
 
-func (rt *router) add(method, pattern string, h handlerFunc) {
+func (rt *router) add(method, pattern string, h handlerFunc) { rt.addLimited(method, pattern, nil, h) }
+
+// addLimited adds a route whose bodies may be larger than --body-limit, up
+// to what limit returns (person saves carry files).
+func (rt *router) addLimited(method, pattern string, limit func() int64, h handlerFunc) {
 	segs := split(pattern)
 	shape := make([]byte, len(segs))
 	for i, s := range segs {
@@ -34,7 +39,7 @@ func (rt *router) add(method, pattern string, h handlerFunc) {
 			shape[i] = '0'
 		}
 	}
-	rt.routes = append(rt.routes, route{method: method, segments: segs, shape: string(shape), handle: h})
+	rt.routes = append(rt.routes, route{method: method, segments: segs, shape: string(shape), handle: h, bodyLimit: limit})
 }
 
 func split(path string) []string {
@@ -78,19 +83,21 @@ func servedAs181(h handlerFunc) handlerFunc {
 // the path count (patterns matching one path have as many segments, so
 // their shapes compare as strings). A path below the 1.8.1 base path
 // matches what follows the base path, served as contract 1.8.1.
-func (rt *router) match(r *http.Request) (h handlerFunc, allowed []string) {
+func (rt *router) match(r *http.Request) (found *route, allowed []string) {
 	segs := split(r.URL.Path)
 	if len(segs) > 0 && strings.EqualFold(segs[0], base181) {
-		h, allowed = rt.matchSegments(r, segs[1:])
-		if h != nil {
-			h = servedAs181(h)
+		ro, allowed := rt.matchSegments(r, segs[1:])
+		if ro == nil {
+			return nil, allowed
 		}
-		return h, allowed
+		as181 := *ro
+		as181.handle = servedAs181(ro.handle)
+		return &as181, nil
 	}
 	return rt.matchSegments(r, segs)
 }
 
-func (rt *router) matchSegments(r *http.Request, segs []string) (h handlerFunc, allowed []string) {
+func (rt *router) matchSegments(r *http.Request, segs []string) (found *route, allowed []string) {
 	best := ""
 	for _, ro := range rt.routes {
 		if ro.shape > best {
@@ -99,7 +106,8 @@ func (rt *router) matchSegments(r *http.Request, segs []string) (h handlerFunc, 
 			}
 		}
 	}
-	for _, ro := range rt.routes {
+	for i := range rt.routes {
+		ro := &rt.routes[i]
 		if ro.shape != best {
 			continue
 		}
@@ -114,7 +122,7 @@ func (rt *router) matchSegments(r *http.Request, segs []string) (h handlerFunc, 
 		for k, v := range params {
 			r.SetPathValue(k, v)
 		}
-		return ro.handle, nil
+		return ro, nil
 	}
 	return nil, allowed
 }

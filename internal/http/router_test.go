@@ -27,7 +27,7 @@ func TestRouterServesEveryRouteUnder181(t *testing.T) {
 			t.Fatalf("%s: not routed", path)
 		}
 		got, recNo = -1, ""
-		if err := h(httptest.NewRecorder(), r); err != nil || got != want || recNo != "7" {
+		if err := h.handle(httptest.NewRecorder(), r); err != nil || got != want || recNo != "7" {
 			t.Errorf("%s: contract %v recNo %q, want %v", path, got, recNo, want)
 		}
 	}

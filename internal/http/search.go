@@ -38,6 +38,12 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 		s.logSearchCutOff(r, c, err)
 		return err
 	}
+	if len(res.Rows) == 0 {
+		// Nothing matches (or the page lies past the end): 204 with no
+		// body, JSON or CSV alike, as the reference's searches answer.
+		noContent(w)
+		return nil
+	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	if c.ReportFormat {
@@ -65,14 +71,7 @@ func (s *Server) logWriteError(r *http.Request, err error) {
 // the client's reportName made safe by the core (wayfarer.SafeReportFileName:
 // never a card number, safe characters only), non-ASCII names in filename*
 // (RFC 6266) beside an ASCII fallback.
-func attachment(name string) string {
-	ascii, full := wayfarer.SafeReportFileName(name)
-	v := `attachment; filename="` + ascii + `"`
-	if full != ascii {
-		v += "; filename*=UTF-8''" + rfc5987(full)
-	}
-	return v
-}
+func attachment(name string) string { return contentDisposition(wayfarer.SafeReportFileName(name)) }
 
 // rfc5987 percent-encodes every byte but the attr-chars of RFC 5987.
 func rfc5987(s string) string {

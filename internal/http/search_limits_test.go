@@ -101,10 +101,10 @@ func TestSearchHugeRequestsAnswerAtOnce(t *testing.T) {
 				func(i int) string { return fmt.Sprintf("mail%d@", i) }))
 		start := time.Now()
 		r := s.Do(t, "POST", "/personSearch", largest, tok...)
-		if r.Status != 200 {
+		if r.Status != 200 && !noRows(r) {
 			t.Fatalf("largest allowed search: %d %s", r.Status, r.Body)
 		}
-		t.Logf("largest allowed search (%d bytes): 200 in %v", len(largest), time.Since(start))
+		t.Logf("largest allowed search (%d bytes): %d in %v", len(largest), r.Status, time.Since(start))
 		mem.check(t, 200<<20)
 	})
 }
@@ -157,7 +157,7 @@ func TestSearchFilterSizesUpToTheLimits(t *testing.T) {
 		tok := testserver.Bearer(s.LoginDemo(t, "admin"))
 		for _, f := range filters {
 			for _, n := range sizes {
-				if r := s.Do(t, "POST", "/personSearch", searchBody(f.body(n)), tok...); r.Status != 200 {
+				if r := s.Do(t, "POST", "/personSearch", searchBody(f.body(n)), tok...); r.Status != 200 && !noRows(r) {
 					t.Errorf("%s, %d values: %d %s", f.name, n, r.Status, r.Body)
 				}
 			}
@@ -167,7 +167,7 @@ func TestSearchFilterSizesUpToTheLimits(t *testing.T) {
 		for _, n := range []int{1, 4, 5, 17, wayfarer.MaxSearchFilterEntries} {
 			for name, body := range map[string]string{"tags": tagFilters(n, 1), "marketing": marketingFilters(n),
 				"tags and marketing": tagFilters(n, 1) + "," + marketingFilters(n)} {
-				if r := s.Do(t, "POST", "/personSearch", searchBody(body), tok...); r.Status != 200 {
+				if r := s.Do(t, "POST", "/personSearch", searchBody(body), tok...); r.Status != 200 && !noRows(r) {
 					t.Errorf("%d %s filters: %d %s", n, name, r.Status, r.Body)
 				}
 			}
@@ -180,7 +180,7 @@ func TestSearchFilterSizesUpToTheLimits(t *testing.T) {
 		// All filters together: up to the limit, and one more.
 		half := wayfarer.MaxSearchValues / 2
 		full := searchBody(stringFilter("lastName", 8, half, word), stringFilter("firstName", 9, half, word))
-		if r := s.Do(t, "POST", "/personSearch", full, tok...); r.Status != 200 {
+		if r := s.Do(t, "POST", "/personSearch", full, tok...); r.Status != 200 && !noRows(r) {
 			t.Errorf("%d values in all: %d %s", wayfarer.MaxSearchValues, r.Status, r.Body)
 		}
 		over := searchBody(stringFilter("lastName", 8, half, word), stringFilter("firstName", 9, half, word), numFilter("recNo", 1))

@@ -216,7 +216,7 @@ func TestSearchColumns(t *testing.T) {
 			"branchRecName","advisorProfileRecNo","advisorProfileName","activeStatus","tags","associatedProfileNames","summaryCount"],`+p1+`}`,
 			testserver.Bearer(tok)...)
 		want := fmt.Sprintf(`[{"lastName":"Abler","recNo":%d,"name":"Abler/Ken","firstName":"Ken","uniqueId":"U-1",`+
-			`"createDateTime":"2024-01-10T10:00:00Z","lastModifiedDateTime":"2024-02-09T10:00:00Z","primaryPhone":"+1 555 0100",`+
+			`"createDateTime":"2024-01-10T10:00:00+00:00","lastModifiedDateTime":"2024-02-09T10:00:00+00:00","primaryPhone":"+1 555 0100",`+
 			`"primaryPhoneMarketingPermission":true,"primaryEmail":"ken@example.com","primaryEmailMarketingPermission":false,`+
 			`"birthdayDay":25,"birthdayMonth":12,"birthdayYear":1980,"birthdayNote":"Christmas","remarks":"likes aisle seats",`+
 			`"branchRecNo":%d,"branchRecName":"Main","advisorProfileRecNo":%d,"advisorProfileName":"Alice Advisor","activeStatus":1,`+
@@ -250,7 +250,7 @@ func TestSearchColumns(t *testing.T) {
 			t.Errorf("card numbers: %q", got)
 		}
 		if !reflect.DeepEqual(rows[6], map[string]any{"name": "Abler/Ken", "cardRecNo": float64(fx.cards["A"]), "cardType": float64(1),
-			"cardSubType": float64(1), "cardNumber": "VI 41-XXXX-1111", "cardExpDate": "2027-12-31", "cardDescription": "work", "nameOnCard": "KEN ABLER"}) {
+			"cardSubType": float64(1), "cardNumber": "VI 41-XXXX-1111", "cardExpDate": "2027-12-31T00:00:00", "cardDescription": "work", "nameOnCard": "KEN ABLER"}) {
 			t.Errorf("card A row: %v", rows[6])
 		}
 		// a card filter keeps only the matching cards
@@ -288,12 +288,12 @@ func TestSearchColumns(t *testing.T) {
 		}
 		delete(rows[0], "actionRecNo")
 		delete(rows[1], "actionRecNo")
-		if !reflect.DeepEqual(rows[0], map[string]any{"name": "Abler/Hale Nicole", "actionItemTriggerIndex": float64(3), "actionItemDate": "2026-01-15",
-			"actionItemDescription": "send card", "actionItemCompleted": "2026-01-16T08:00:00Z",
+		if !reflect.DeepEqual(rows[0], map[string]any{"name": "Abler/Hale Nicole", "actionItemTriggerIndex": float64(3), "actionItemDate": "2026-01-15T00:00:00",
+			"actionItemDescription": "send card", "actionItemCompleted": "2026-01-16T08:00:00+00:00",
 			"actionItemAssignedToAppUserRecNo": float64(fx.user["admin"]), "actionItemAssignedToAppUserId": "admin"}) {
 			t.Errorf("action row: %v", rows[0])
 		}
-		if rows[1]["actionItemTriggerFixedDate"] != "2026-12-01" || rows[1]["actionItemAssignedToAppUserId"] != "agent" {
+		if rows[1]["actionItemTriggerFixedDate"] != "2026-12-01T00:00:00" || rows[1]["actionItemAssignedToAppUserId"] != "agent" {
 			t.Errorf("action row: %v", rows[1])
 		}
 
@@ -460,7 +460,7 @@ func TestSearchStrictStrings(t *testing.T) {
 		bad(`{"lastName":{"value":[null],"compareCondition":1}}`, 407, "needs at least one value", "Path 'lastName.compareCondition'")
 		for _, body := range []string{`{"commValue":{"value":["x",null],"compareCondition":3}}`, `{"lastName":{"value":[null],"compareCondition":4}}`,
 			`{"lastName":{"value":null,"compareCondition":4}}`} {
-			if r := s.Do(t, "POST", "/personSearch", body, testserver.Bearer(tok)...); r.Status != 200 {
+			if r := s.Do(t, "POST", "/personSearch", body, testserver.Bearer(tok)...); r.Status != 200 && !noRows(r) {
 				t.Errorf("%s: %d %s", body, r.Status, r.Body)
 			}
 		}
@@ -523,9 +523,10 @@ func TestSearchCSV(t *testing.T) {
 		if string(r.Body) != want {
 			t.Errorf("csv\n got %q\nwant %q", r.Body, want)
 		}
+		// A report of nothing is 204 with no body, as a JSON search is.
 		r = s.Do(t, "POST", "/personSearch", `{"includeCols":["name"],"reportFormat":true,"recNo":{"value":[0]}}`, testserver.Bearer(tok)...)
-		if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="personSearch.csv"` || string(r.Body) != "name\n" {
-			t.Errorf("empty csv: %q %q", cd, r.Body)
+		if !noRows(r) || r.Header.Get("Content-Disposition") != "" {
+			t.Errorf("empty csv: %d %q %q", r.Status, r.Header.Get("Content-Disposition"), r.Body)
 		}
 		r = s.Do(t, "POST", "/personSearch", `{"reportFormat":true,"reportName":"../x\"y.CSV"}`, testserver.Bearer(tok)...)
 		if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="x_y.CSV"` { // leading dots trimmed since issue 11

@@ -25,7 +25,7 @@ type Pinger interface {
 // Config is the HTTP side of the configuration.
 type Config struct {
 	BodyLimit     int64  // bytes; 0 means 1 MiB
-	BuildVersion  string // Wayfarer's own version, shown by /version
+	BuildVersion  string // Wayfarer's own version, sent as X-Wayfarer-Version
 	UnknownFields jsoncodec.UnknownFields
 }
 
@@ -57,14 +57,15 @@ func (s *Server) routes() {
 	rt := &s.router
 	rt.add("POST", "/login", s.handleLogin)
 	rt.add("GET", "/login/{alias}", s.handleLoginBasic)
-	rt.add("GET", "/login", s.handleLoginBasic) // GET /login/: no alias, answered 105
+	rt.add("GET", "/login", s.handleLoginNoAlias) // GET /login, /login/: 404, empty
 	rt.add("GET", "/logout", s.authed(wayfarer.MethodIdentityToken, s.handleLogout))
 	rt.add("GET", "/refreshIdentityToken", s.authed(wayfarer.MethodIdentityToken, s.handleRefresh))
 	rt.add("GET", "/version", s.handleVersion)
 	rt.add("POST", "/personSearch", s.authed(wayfarer.MethodPersonSearch, s.handlePersonSearch))
 	rt.add("GET", "/person/{recNo}", s.authed(wayfarer.MethodPerson, s.handleLoadPerson))
-	rt.add("POST", "/person", s.authed(wayfarer.MethodPerson, s.handleSavePerson))
-	rt.add("POST", "/person/refresh", s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
+	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
+	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }
@@ -123,8 +124,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "alias", rl.alias)
 	}()
 
-	h, allowed := s.router.match(r)
-	if h == nil {
+	sw.Header().Set(contract.WayfarerVersionHeader, s.Config.BuildVersion)
+	ro, allowed := s.router.match(r)
+	if ro == nil {
 		if len(allowed) > 0 {
 			sw.Header().Set("Allow", strings.Join(allowed, ", "))
 			sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -134,8 +136,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		notFound(sw)
 		return
 	}
-	r.Body = http.MaxBytesReader(sw, r.Body, s.Config.BodyLimit)
-	if err := h(sw, r); err != nil {
+	limit := s.Config.BodyLimit
+	if ro.bodyLimit != nil {
+		limit = max(limit, ro.bodyLimit())
+	}
+	r.Body = http.MaxBytesReader(sw, r.Body, limit)
+	if err := ro.handle(sw, r); err != nil {
 		s.writeError(sw, r, err, wayfarer.MethodRequest)
 	}
 }

@@ -1,8 +1,11 @@
 package jsoncodec
 
 import (
+	"encoding/base64"
 	"errors"
 	"reflect"
+	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -22,6 +25,7 @@ var (
 	optionalType  = reflect.TypeFor[optional]()
 	dateType      = reflect.TypeFor[wayfarer.Date]()
 	timestampType = reflect.TypeFor[wayfarer.Timestamp]()
+	fileDataType  = reflect.TypeFor[wayfarer.FileData]()
 	errNull       = errors.New("null where a value is required")
 	errOtherForm  = errors.New("a string in another form")
 )
@@ -41,7 +45,7 @@ var unmarshalers = json.JoinUnmarshalers(
 	// unmarshaler costs a reflect conversion per value. The interface one
 	// after them serves any other Opt[T].
 	optUnmarshaler[int](), optUnmarshaler[int64](), optUnmarshaler[string](), optUnmarshaler[bool](),
-	optUnmarshaler[wayfarer.Date](), optUnmarshaler[wayfarer.Timestamp](),
+	optUnmarshaler[wayfarer.Date](), optUnmarshaler[wayfarer.Timestamp](), optUnmarshaler[wayfarer.FileData](),
 	json.UnmarshalFromFunc(unmarshalOpt[optional]),
 	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, s *string) error {
 		v, err := readString(dec)
@@ -61,6 +65,13 @@ var unmarshalers = json.JoinUnmarshalers(
 			*ts, err = wayfarer.ParseTimestamp(s)
 		}
 		return formError(err, timestampType)
+	}),
+	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, f *wayfarer.FileData) error {
+		s, err := readString(dec)
+		if err == nil {
+			*f, err = decodeFileData(s)
+		}
+		return formError(err, fileDataType)
 	}),
 	json.UnmarshalFromFunc(unmarshalAny),
 	refuseNull[int](), refuseNull[int16](), refuseNull[int32](), refuseNull[int64](), refuseNull[bool](),
@@ -189,15 +200,55 @@ func refuseNull[T any]() *json.Unmarshalers {
 	})
 }
 
+// decodeFileData reads the base64 of a byte[] as the reference's clients
+// write it (standard alphabet, padded or not; line breaks of MIME encoders
+// are skipped).
+func decodeFileData(s string) (wayfarer.FileData, error) {
+	s = strings.Map(func(r rune) rune {
+		if r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s)
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(s)
+	}
+	if err != nil {
+		return wayfarer.FileData{}, errOtherForm
+	}
+	return wayfarer.NewFileData(b), nil
+}
+
+// The reference's forms of dates and times in answers (Json.NET's
+// defaults): a Date is the day's midnight without an offset,
+// "2025-12-31T00:00:00"; a DateTimeOffset is UTC with an explicit offset
+// and as many fractional digits as it needs (none for whole seconds),
+// "2026-11-21T09:00:00.123456+00:00".
+const (
+	DateLayout      = "2006-01-02T00:00:00"
+	TimestampLayout = "2006-01-02T15:04:05.999999-07:00"
+)
+
+// AppendDate and AppendTimestamp write the unquoted text of a date and of
+// an instant (in UTC) in the answers' forms.
+func AppendDate(b []byte, d wayfarer.Date) []byte { return d.Time().AppendFormat(b, DateLayout) }
+func AppendTimestamp(b []byte, t time.Time) []byte {
+	return t.UTC().AppendFormat(b, TimestampLayout)
+}
+
 var marshalers = json.JoinMarshalers(
 	optMarshaler[int](), optMarshaler[int64](), optMarshaler[string](), optMarshaler[bool](),
-	optMarshaler[wayfarer.Date](), optMarshaler[wayfarer.Timestamp](),
+	optMarshaler[wayfarer.Date](), optMarshaler[wayfarer.Timestamp](), optMarshaler[wayfarer.FileData](),
 	json.MarshalToFunc(marshalOpt[optionalValue]),
 	json.MarshalToFunc(func(enc *jsontext.Encoder, d wayfarer.Date) error {
-		return enc.WriteToken(jsontext.String(d.String()))
+		return enc.WriteToken(jsontext.String(string(AppendDate(nil, d))))
 	}),
 	json.MarshalToFunc(func(enc *jsontext.Encoder, ts wayfarer.Timestamp) error {
-		return enc.WriteToken(jsontext.String(ts.String()))
+		return enc.WriteToken(jsontext.String(string(AppendTimestamp(nil, ts.Time()))))
+	}),
+	json.MarshalToFunc(func(enc *jsontext.Encoder, f wayfarer.FileData) error {
+		return enc.WriteToken(jsontext.String(base64.StdEncoding.EncodeToString(f.Bytes())))
 	}),
 )
 

@@ -124,5 +124,6 @@ var encodeOptions = json.JoinOptions(
 )
 
 // Marshal encodes v: Opt members as their value or null (omitted with
-// omitzero when absent), dates as YYYY-MM-DD, timestamps as RFC 3339.
+// omitzero when absent), dates and timestamps in the reference's forms
+// (DateLayout, TimestampLayout), file data as base64.
 func Marshal(v any) ([]byte, error) { return json.Marshal(v, encodeOptions) }

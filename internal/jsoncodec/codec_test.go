@@ -20,7 +20,7 @@ func TestDateJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := Marshal(v)
-	if string(b) != `{"d":"2024-02-29"}` {
+	if string(b) != `{"d":"2024-02-29T00:00:00"}` {
 		t.Errorf("got %s", b)
 	}
 	if err := Strict.Decode([]byte(`{"d":null}`), &v, "m"); err != nil || !v.D.Present || v.D.Valid {
@@ -44,13 +44,78 @@ func TestDateJSON(t *testing.T) {
 	}
 }
 
+// TestReferenceDateForms: every date form the devportal and the Java
+// client's recorded traffic show is read, and answers use the reference's.
+func TestReferenceDateForms(t *testing.T) {
+	for in, want := range map[string]string{
+		`"2025-12-31T00:00:00"`:               "2025-12-31T00:00:00", // Person.md, card expirationDate
+		`"2022-12-31T00:00:00"`:               "2022-12-31T00:00:00", // TripSearch.md
+		`"12/31/2001"`:                        "2001-12-31T00:00:00", // DateSearchParam
+		`"2001-12-31"`:                        "2001-12-31T00:00:00",
+		`"2023-08-29T09:33:27-07:00"`:         "2023-08-29T00:00:00", // a date-time: the date as written
+		`"2022-07-26T02:34:26.5941981+00:00"`: "2022-07-26T00:00:00",
+	} {
+		var d wayfarer.Date
+		if err := Strict.Decode([]byte(in), &d, "m"); err != nil {
+			t.Errorf("date %s: %v", in, err)
+			continue
+		}
+		if b, _ := Marshal(d); string(b) != `"`+want+`"` {
+			t.Errorf("date %s: answered %s, want %q", in, b, want)
+		}
+	}
+	for in, want := range map[string]string{
+		`"2023-08-29T09:33:27-07:00"`:         "2023-08-29T16:33:27+00:00", // AppSettingSearch.md
+		`"2022-07-26T02:34:26.5941981+00:00"`: "2022-07-26T02:34:26.594198+00:00",
+		`"2022-01-28T10:19:15.3242333-08:00"`: "2022-01-28T18:19:15.324233+00:00",
+		`"2002-01-10T00:00:00"`:               "2002-01-10T00:00:00+00:00", // no offset: UTC
+		`"2026-11-21T09:00:00Z"`:              "2026-11-21T09:00:00+00:00",
+	} {
+		var ts wayfarer.Timestamp
+		if err := Strict.Decode([]byte(in), &ts, "m"); err != nil {
+			t.Errorf("timestamp %s: %v", in, err)
+			continue
+		}
+		b, _ := Marshal(ts)
+		if string(b) != `"`+want+`"` {
+			t.Errorf("timestamp %s: answered %s, want %q", in, b, want)
+		}
+		// What an answer holds reads back as the same instant.
+		var back wayfarer.Timestamp
+		if err := Strict.Decode(b, &back, "m"); err != nil || back != ts {
+			t.Errorf("timestamp %s: %s reads back as %v (%v)", in, b, back, err)
+		}
+	}
+}
+
+func TestFileDataJSON(t *testing.T) {
+	var v struct {
+		F wayfarer.Opt[wayfarer.FileData] `json:"f,omitzero"`
+	}
+	for _, in := range []string{`{"f":"aGVsbG8="}`, `{"f":"aGVsbG8"}`, "{\"f\":\"aGVs\\r\\nbG8=\"}"} {
+		if err := Strict.Decode([]byte(in), &v, "m"); err != nil || string(v.F.Value.Bytes()) != "hello" {
+			t.Errorf("%s: %q %v", in, v.F.Value.Bytes(), err)
+		}
+	}
+	if b, _ := Marshal(v); string(b) != `{"f":"aGVsbG8="}` {
+		t.Errorf("answered %s", b)
+	}
+	e := wayfarer.AsError(Strict.Decode([]byte(`{"f":"not base64!"}`), &v, "m"))
+	if e == nil || e.Message != "Error deserializing Json: expected base64 data, found a string in another form. Path 'f'." {
+		t.Errorf("bad base64: %v", e)
+	}
+	if err := Strict.Decode([]byte(`{"f":null}`), &v, "m"); err != nil || !v.F.Present || v.F.Valid {
+		t.Errorf("null: %+v %v", v.F, err)
+	}
+}
+
 func TestTimestampJSON(t *testing.T) {
 	var ts wayfarer.Timestamp
 	if err := Strict.Decode([]byte(`"2024-03-01T12:00:00.1234567+02:00"`), &ts, "m"); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := Marshal(ts)
-	if string(b) != `"2024-03-01T10:00:00.123456Z"` {
+	if string(b) != `"2024-03-01T10:00:00.123456+00:00"` {
 		t.Errorf("got %s", b)
 	}
 	if wayfarer.TimestampOf(time.Date(2024, 3, 1, 10, 0, 0, 123456000, time.UTC)) != ts {

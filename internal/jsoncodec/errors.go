@@ -109,6 +109,8 @@ func expected(t reflect.Type) string {
 		return "a date (YYYY-MM-DD, MM/DD/YYYY or an ISO date-time)"
 	case t == timestampType:
 		return "a date and time (RFC 3339)"
+	case t == fileDataType:
+		return "base64 data"
 	}
 	switch t.Kind() {
 	case reflect.String:

@@ -146,7 +146,9 @@ func TestUpdateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := c.LoadPerson(ctx, 987654); !client.IsNotFound(err) || client.ResultCode(err) != client.CodeRecordNotFound {
+	// The server answers 204: a typed not-found, not an error about JSON.
+	if _, err := c.LoadPerson(ctx, 987654); !client.IsNotFound(err) || !errors.Is(err, client.ErrNotFound) ||
+		err.Error() != "wayfarer person 987654: no such person within your reach" {
 		t.Fatalf("missing person: %v", err)
 	}
 

@@ -3,6 +3,7 @@ package sdktest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -135,4 +136,34 @@ func TestSearchMistakes(t *testing.T) {
 	if cond, err := client.ParseCondition("starts"); err != nil || cond != client.StartingWith {
 		t.Fatal("ParseCondition")
 	}
+}
+
+// TestNoContentAnswers: the server's 204s (a person out of reach, a search
+// matching nothing) are a typed not-found and an empty page, not errors
+// about reading JSON; the server's build comes from its header.
+func TestNoContentAnswers(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		ctx := context.Background()
+		c := loggedIn(t, s)
+		if _, err := c.LoadPerson(ctx, 424242); !errors.Is(err, client.ErrNotFound) || !client.IsNotFound(err) {
+			t.Fatalf("missing person: %v", err)
+		}
+		q := client.Search().LastName(client.Equal, "Nobody-Here").Columns(client.ColRecNo, client.ColName).WithCount()
+		page, err := c.Search(ctx, q)
+		if err != nil || page.Rows == nil || len(page.Rows) != 0 || page.Total != 0 {
+			t.Fatalf("search matching nothing: %+v %v", page, err)
+		}
+		for row, err := range c.SearchAll(ctx, q) {
+			t.Fatalf("SearchAll yielded %v %v", row, err)
+		}
+		seedSearch(t, c, "Onlyone/Pat")
+		page, err = c.Search(ctx, client.Search().LastName(client.Equal, "Onlyone").Page(5, 10))
+		if err != nil || len(page.Rows) != 0 {
+			t.Fatalf("a page past the end: %+v %v", page, err)
+		}
+		v, err := c.Version(ctx)
+		if err != nil || v.Wayfarer != "test" || v.Contract != "1.8.2.6" {
+			t.Fatalf("version %+v %v", v, err)
+		}
+	})
 }

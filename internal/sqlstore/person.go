@@ -55,7 +55,8 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		remarks, ecName, ecRel, ecPhone, ecEmail                sql.NullString
 		bDay, bMonth, bYear, branch, advisor                    sql.NullInt64
 		status                                                  int
-		created, modified                                       time.Time
+		version                                                 int64
+		created                                                 time.Time
 	)
 	err := q.QueryRowContext(ctx, db.q(`
 		SELECT p.rec_no, p.first_name, p.middle_name, p.last_name, p.courtesy_title, p.salutation,
@@ -63,7 +64,7 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 			p.redress_number, p.known_traveler_number, p.gender, p.unique_id,
 			p.branch_id, b.name, p.advisor_profile_id, pr.name, p.remarks,
 			p.emergency_contact_name, p.emergency_contact_relationship, p.emergency_contact_phone, p.emergency_contact_email,
-			p.active_status, p.create_date_time, p.last_modified_date_time
+			p.active_status, p.create_date_time, p.row_version
 		FROM person p
 		LEFT JOIN branch b ON b.agency_id = p.agency_id AND b.rec_no = p.branch_id
 		LEFT JOIN profile pr ON pr.agency_id = p.agency_id AND pr.rec_no = p.advisor_profile_id
@@ -73,7 +74,7 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		&redress, &ktn, &gender, &uniqueID,
 		&branch, &branchName, &advisor, &advisorName, &remarks,
 		&ecName, &ecRel, &ecPhone, &ecEmail,
-		&status, &created, &modified)
+		&status, &created, &version)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -87,8 +88,8 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		EmergencyContactName: ostr(ecName), EmergencyContactRelationship: ostr(ecRel),
 		EmergencyContactPhone: ostr(ecPhone), EmergencyContactEmail: ostr(ecEmail),
 		ActiveStatus: wayfarer.Some(status), Age: wayfarer.Null[int](),
-		CreateDateTime:       wayfarer.Some(wayfarer.TimestampOf(created)),
-		LastModifiedDateTime: wayfarer.Some(wayfarer.TimestampOf(modified)),
+		CreateDateTime: wayfarer.Some(wayfarer.TimestampOf(created)),
+		Version:        version,
 	}, nil
 }
 
@@ -98,20 +99,22 @@ func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID 
 	p.PersonCommunicationLink = []wayfarer.CommunicationLink{}
 	p.PersonCardLink = []wayfarer.CardLink{}
 	p.PersonMarketing = []wayfarer.PersonMarketing{}
+	p.PersonAttachmentLink = []wayfarer.AttachmentLink{}
 	p.PersonTag = []wayfarer.PersonTag{}
 	p.PersonActionItemLink = []wayfarer.ActionItemLink{}
 
 	err := queryEach(ctx, q, db.q(`
 		SELECT rec_no, type, sub_type, value, country_domain, city_area, user_specific, description,
-			is_primary, permit_marketing, contact_option
+			is_primary, permit_marketing, is_billing_contact, contact_option
 		FROM communication WHERE agency_id = ? AND person_id = ? ORDER BY rec_no`), []any{agencyID, recNo},
 		func(rows *sql.Rows) error {
 			var id int64
 			var typ int
 			var sub, value, country, city, user, desc sql.NullString
 			var primary, marketing bool
+			var billing sql.NullBool
 			var option sql.NullInt64
-			if err := rows.Scan(&id, &typ, &sub, &value, &country, &city, &user, &desc, &primary, &marketing, &option); err != nil {
+			if err := rows.Scan(&id, &typ, &sub, &value, &country, &city, &user, &desc, &primary, &marketing, &billing, &option); err != nil {
 				return err
 			}
 			p.PersonCommunicationLink = append(p.PersonCommunicationLink, wayfarer.CommunicationLink{
@@ -119,7 +122,8 @@ func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID 
 				Communication: &wayfarer.Communication{
 					RecNo: wayfarer.Some(id), Type: wayfarer.Some(typ), SubType: ostr(sub), Value: ostr(value),
 					CountryDomain: ostr(country), CityArea: ostr(city), UserSpecific: ostr(user), Description: ostr(desc),
-					IsPrimary: wayfarer.Some(primary), PermitMarketing: wayfarer.Some(marketing), ContactOption: oint(option),
+					IsPrimary: wayfarer.Some(primary), PermitMarketing: wayfarer.Some(marketing), IsBillingContact: obool(billing),
+					ContactOption: oint(option),
 				},
 			})
 			return nil
@@ -183,6 +187,10 @@ func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID 
 		return err
 	}
 
+	if err := db.loadAttachments(ctx, q, agencyID, p); err != nil {
+		return err
+	}
+
 	err = queryEach(ctx, q, db.q(`
 		SELECT pt.rec_no, pt.tag_id, t.name, pt.value
 		FROM person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id
@@ -203,25 +211,28 @@ func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID 
 	}
 
 	return queryEach(ctx, q, db.q(`
-		SELECT a.rec_no, a.description, a.trigger_index, a.trigger_days_offset, a.trigger_fixed_date,
-			a.app_user_id, u.user_name, a.completed, a.completed_by_app_user_id, a.notes
+		SELECT a.rec_no, a.type, a.description, a.trigger_index, a.trigger_days_offset, a.trigger_fixed_date,
+			a.app_user_id, u.user_name, a.completed, a.completed_by_app_user_id, cu.user_name, a.notes, a.document_template_id
 		FROM person_action_item a
 		LEFT JOIN app_user u ON u.agency_id = a.agency_id AND u.rec_no = a.app_user_id
+		LEFT JOIN app_user cu ON cu.agency_id = a.agency_id AND cu.rec_no = a.completed_by_app_user_id
 		WHERE a.agency_id = ? AND a.person_id = ? ORDER BY a.rec_no`), []any{agencyID, recNo},
 		func(rows *sql.Rows) error {
 			var id int64
-			var desc, userName, notes sql.NullString
-			var trigger, offset, user, completedBy sql.NullInt64
+			var desc, userName, completedByName, notes sql.NullString
+			var typ, trigger, offset, user, completedBy, template sql.NullInt64
 			var fixed, completed sql.NullTime
-			if err := rows.Scan(&id, &desc, &trigger, &offset, &fixed, &user, &userName, &completed, &completedBy, &notes); err != nil {
+			if err := rows.Scan(&id, &typ, &desc, &trigger, &offset, &fixed, &user, &userName, &completed, &completedBy,
+				&completedByName, &notes, &template); err != nil {
 				return err
 			}
 			p.PersonActionItemLink = append(p.PersonActionItemLink, wayfarer.ActionItemLink{
 				PersonRecNo: pid, ActionItemRecNo: wayfarer.Some(id),
 				PersonActionItem: &wayfarer.PersonActionItem{
-					RecNo: wayfarer.Some(id), Description: ostr(desc), TriggerIndex: oint(trigger), TriggerDaysOffset: oint(offset),
-					TriggerFixedDate: odate(fixed), AppUserRecNo: oid(user), AppUserID: ostr(userName),
-					Completed: otime(completed), CompletedByAppUserRecNo: oid(completedBy), Notes: ostr(notes),
+					RecNo: wayfarer.Some(id), Type: oint(typ), Description: ostr(desc), TriggerIndex: oint(trigger),
+					TriggerDaysOffset: oint(offset), TriggerFixedDate: odate(fixed), AppUserRecNo: oid(user), AppUserID: ostr(userName),
+					Completed: otime(completed), CompletedByAppUserRecNo: oid(completedBy), CompletedByAppUserID: ostr(completedByName),
+					Notes: ostr(notes), DocumentTemplate: oid(template),
 				},
 			})
 			return nil
@@ -292,6 +303,13 @@ func oint(n sql.NullInt64) wayfarer.Opt[int] {
 		return wayfarer.Null[int]()
 	}
 	return wayfarer.Some(int(n.Int64))
+}
+
+func obool(b sql.NullBool) wayfarer.Opt[bool] {
+	if !b.Valid {
+		return wayfarer.Null[bool]()
+	}
+	return wayfarer.Some(b.Bool)
 }
 
 func oid(n sql.NullInt64) wayfarer.Opt[int64] {

@@ -34,7 +34,7 @@ var (
 		{"type", "type", nil}, {"subType", "sub_type", nil}, {"value", "value", nil},
 		{"countryDomain", "country_domain", nil}, {"cityArea", "city_area", nil}, {"userSpecific", "user_specific", nil},
 		{"description", "description", nil}, {"isPrimary", "is_primary", false}, {"permitMarketing", "permit_marketing", false},
-		{"contactOption", "contact_option", nil},
+		{"isBillingContact", "is_billing_contact", nil}, {"contactOption", "contact_option", nil},
 	}
 	cardColumns = []pcolumn{
 		{"type", "type", nil}, {"subType", "sub_type", nil}, {"cardNumber", "card_number", nil},
@@ -45,6 +45,7 @@ var (
 	}
 	tagColumns    = []pcolumn{{"tag_recNo", "tag_id", nil}, {"value", "value", nil}}
 	actionColumns = []pcolumn{
+		{"type", "type", nil}, {"documentTemplate_recNo", "document_template_id", nil},
 		{"description", "description", nil}, {"triggerIndex", "trigger_index", nil},
 		{"triggerDaysOffset", "trigger_days_offset", nil}, {"triggerFixedDate", "trigger_fixed_date", nil},
 		{"appUser_recNo", "app_user_id", nil}, {"completed", "completed", nil},
@@ -175,7 +176,9 @@ func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int6
 			return err
 		}
 		names, values := assignments(personColumns, ch.New, ch.Fields)
-		names, values = append(names, "last_modified_date_time"), append(values, ts(w.Now))
+		// The row is locked: the next version is the one read plus one.
+		names = append(names, "last_modified_date_time", "row_version")
+		values = append(values, ts(w.Now), current.Version+1)
 		if _, err := db.updateRow(ctx, tx, "person", names, values, `agency_id = ? AND rec_no = ?`, scope.AgencyID, recNo); err != nil {
 			return err
 		}
@@ -225,6 +228,11 @@ func (db *DB) applyChildren(ctx context.Context, tx *sql.Tx, agencyID, personID 
 			_, err = db.updateRow(ctx, tx, "card", names, values, `agency_id = ? AND rec_no = ? AND EXISTS (
 				SELECT 1 FROM person_card_link l WHERE l.agency_id = card.agency_id AND l.card_id = card.rec_no AND l.person_id = ?)`,
 				agencyID, c.RecNo, personID)
+			if err == nil {
+				// Other persons holding the card show the change too: their version moves on.
+				err = exec(`UPDATE person SET row_version = row_version + 1 WHERE agency_id = ? AND rec_no <> ? AND rec_no IN (
+					SELECT person_id FROM person_card_link WHERE agency_id = ? AND card_id = ?)`, agencyID, personID, agencyID, c.RecNo)
+			}
 		case wayfarer.OpDelete:
 			err = exec(`DELETE FROM person_card_link WHERE agency_id = ? AND person_id = ? AND card_id = ?`, agencyID, personID, c.RecNo)
 			if err == nil {
@@ -251,6 +259,10 @@ func (db *DB) applyChildren(ctx context.Context, tx *sql.Tx, agencyID, personID 
 		if err != nil {
 			return err
 		}
+	}
+
+	if err := db.applyAttachments(ctx, tx, agencyID, personID, ch.Attachments, w.Now); err != nil {
+		return err
 	}
 
 	for _, c := range ch.Tags {

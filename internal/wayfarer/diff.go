@@ -60,6 +60,7 @@ type PersonChanges struct {
 	Fields         []string // person fields to write (values on New)
 	Communications []RowChange[Communication]
 	Cards          []CardChange
+	Attachments    []RowChange[Attachment]
 	Tags           []RowChange[PersonTag]
 	ActionItems    []RowChange[PersonActionItem]
 	Marketing      []MarketingChange
@@ -70,7 +71,7 @@ func (ch *PersonChanges) Create() bool { return ch.Old == nil }
 
 // Empty reports whether nothing is to be written.
 func (ch *PersonChanges) Empty() bool {
-	return len(ch.Fields) == 0 && len(ch.Communications) == 0 && len(ch.Cards) == 0 &&
+	return len(ch.Fields) == 0 && len(ch.Communications) == 0 && len(ch.Cards) == 0 && len(ch.Attachments) == 0 &&
 		len(ch.Tags) == 0 && len(ch.ActionItems) == 0 && len(ch.Marketing) == 0
 }
 
@@ -122,6 +123,10 @@ func DiffPerson(old, new *Person) (*PersonChanges, error) {
 	if err := applyCardRules(ch); err != nil {
 		return nil, err
 	}
+	if ch.Attachments, err = diffChildren(attachKind, ch.RecNo, create,
+		attachRefs(old.PersonAttachmentLink), attachRefs(new.PersonAttachmentLink), new.PersonAttachmentLink != nil); err != nil {
+		return nil, err
+	}
 	if ch.Tags, err = diffChildren(tagKind, ch.RecNo, create,
 		tagRefs(old.PersonTag), tagRefs(new.PersonTag), new.PersonTag != nil); err != nil {
 		return nil, err
@@ -146,6 +151,7 @@ type childKind struct {
 var (
 	commKind   = childKind{"personCommunicationLink", "communication_recNo", "communication"}
 	cardKind   = childKind{"personCardLink", "card_recNo", "card"}
+	attachKind = childKind{"personAttachmentLink", "attachment_recNo", "attachment"}
 	tagKind    = childKind{"personTag", "recNo", ""}
 	actionKind = childKind{"personActionItemLink", "actionItem_recNo", "personActionItem"}
 )
@@ -180,6 +186,18 @@ func cardRefs(ls []CardLink) []childRef[Card] {
 		out[i] = childRef[Card]{path: indexPath(cardKind.array, i), personRecNo: l.PersonRecNo, linkID: l.CardRecNo, row: l.Card}
 		if l.Card != nil {
 			out[i].rowID = l.Card.RecNo
+		}
+	}
+	return out
+}
+
+func attachRefs(ls []AttachmentLink) []childRef[Attachment] {
+	out := make([]childRef[Attachment], len(ls))
+	for i := range ls {
+		l := &ls[i]
+		out[i] = childRef[Attachment]{path: indexPath(attachKind.array, i), personRecNo: l.PersonRecNo, linkID: l.AttachmentRecNo, row: l.Attachment}
+		if l.Attachment != nil {
+			out[i].rowID = l.Attachment.RecNo
 		}
 	}
 	return out
@@ -283,6 +301,8 @@ func rowNoun(k childKind) string {
 		return "communication"
 	case cardKind.array:
 		return "card"
+	case attachKind.array:
+		return "attachment"
 	case tagKind.array:
 		return "tag"
 	}

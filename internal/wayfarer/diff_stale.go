@@ -54,6 +54,15 @@ func CheckStale(current, old *Person, ch *PersonChanges) error {
 	if staleRows(rows, cards, cardIdentity) {
 		return conflict()
 	}
+	attachments := map[int64]*Attachment{}
+	for _, l := range current.PersonAttachmentLink {
+		if l.AttachmentRecNo.Valid {
+			attachments[l.AttachmentRecNo.Value] = l.Attachment
+		}
+	}
+	if staleRows(ch.Attachments, attachments, nil) {
+		return conflict()
+	}
 	tags := map[int64]*PersonTag{}
 	for i := range current.PersonTag {
 		if t := &current.PersonTag[i]; t.RecNo.Valid {

@@ -20,6 +20,10 @@ const (
 	KindUnavailable              // 503: the database did not answer within the query time limit
 )
 
+// KindPreconditionFailed is 412: the stored person is not the version the
+// client named (If-Match).
+const KindPreconditionFailed = KindUnavailable + 1
+
 // Methods name the operation in error bodies, as the reference does.
 const (
 	MethodLogin         = "login"

@@ -11,6 +11,10 @@ package wayfarer
 //	wf:"id"       identifier: matched, never diffed as a field
 //	wf:"number"   a card number field: exempt from the card-number-in-text scan
 //	wf:"in"       accepted on input only to be refused (cvvCode), never diffed
+//	              or stored; loaded as null
+//	wf:"file"     file bytes (attachment fileData): written when the new side
+//	              holds them; a null never clears them (every load shows
+//	              null) and they are never checked for staleness
 //	wf:"unsupported" a field of the reference that Wayfarer does not serve
 //	              yet: read, refused (408) by the decoder unless null or
 //	              empty, never diffed or stored. Serving it starts by
@@ -74,15 +78,19 @@ type Person struct {
 	ActiveStatus                 Opt[int]       `json:"activeStatus,omitzero"`
 	Age                          Opt[int]       `json:"age,omitzero" wf:"ro"`
 	CreateDateTime               Opt[Timestamp] `json:"createDateTime,omitzero" wf:"ro"`
-	LastModifiedDateTime         Opt[Timestamp] `json:"lastModifiedDateTime,omitzero" wf:"ro"`
 
 	// Child tables. A nil slice is an absent key (or null): those children
 	// are left alone; an empty slice removes every row the old side lists.
 	PersonCommunicationLink []CommunicationLink `json:"personCommunicationLink,omitzero"`
 	PersonCardLink          []CardLink          `json:"personCardLink,omitzero"`
 	PersonMarketing         []PersonMarketing   `json:"personMarketing,omitzero"`
+	PersonAttachmentLink    []AttachmentLink    `json:"personAttachmentLink,omitzero"`
 	PersonTag               []PersonTag         `json:"personTag,omitzero"`
 	PersonActionItemLink    []ActionItemLink    `json:"personActionItemLink,omitzero"`
+
+	// Version is the stored version of the person and its child rows,
+	// filled by the store on load (VersionTag); 0 for a person not loaded.
+	Version int64 `json:"-"`
 }
 
 // CommunicationLink connects a person with one communication (phone, email...).
@@ -104,9 +112,10 @@ type Communication struct {
 	Description     Opt[string] `json:"description,omitzero" max:"64"`
 	IsPrimary       Opt[bool]   `json:"isPrimary,omitzero"`
 	PermitMarketing Opt[bool]   `json:"permitMarketing,omitzero"`
-	ContactOption   Opt[int]    `json:"contactOption,omitzero"`
-	// Deprecated by the reference in favour of contactOption.
-	IsBillingContact Opt[bool] `json:"isBillingContact,omitzero" wf:"unsupported"`
+	// Deprecated by the reference in favour of contactOption: kept as its
+	// own value, returned as stored, never derived from contactOption.
+	IsBillingContact Opt[bool] `json:"isBillingContact,omitzero"`
+	ContactOption    Opt[int]  `json:"contactOption,omitzero"`
 }
 
 // CardLink connects a person with a card (contract §2.6).
@@ -118,9 +127,11 @@ type CardLink struct {
 
 // Card is a credit/debit card, loyalty card or travel document (contract §2.7).
 type Card struct {
-	RecNo              Opt[int64]  `json:"recNo,omitzero" wf:"id"`
+	RecNo Opt[int64] `json:"recNo,omitzero" wf:"id"`
+	// Deprecated: the link carries the relationship; checked when given,
+	// and shown only by the pre-1.8.2 shape.
+	PersonRecNo        Opt[int64]  `json:"person_recNo,omitzero" wf:"id"`
 	Type               Opt[int]    `json:"type,omitzero"`
-	SubType            Opt[int]    `json:"subType,omitzero"`
 	CardNumber         Opt[string] `json:"cardNumber,omitzero" max:"64" wf:"number"`
 	IssueDate          Opt[Date]   `json:"issueDate,omitzero"`
 	ExpirationDate     Opt[Date]   `json:"expirationDate,omitzero"`
@@ -131,10 +142,10 @@ type Card struct {
 	CardNumberToken    Opt[string] `json:"cardNumberToken,omitzero" max:"64" wf:"number"`
 	Code               Opt[string] `json:"code,omitzero" max:"8"`
 	NameOnCard         Opt[string] `json:"nameOnCard,omitzero" max:"64"`
-	// Deprecated: accepted on input only to be refused when non-empty.
+	// Deprecated: accepted on input only to be refused when non-empty;
+	// never stored, and null on every loaded card.
 	CVVCode Opt[string] `json:"cvvCode,omitzero" wf:"in"`
-	// Deprecated: the link carries the relationship; checked when given.
-	PersonRecNo Opt[int64] `json:"person_recNo,omitzero" wf:"id"`
+	SubType Opt[int]    `json:"subType,omitzero"`
 
 	// Sealed is the encrypted number of a credit/debit card: filled by the
 	// store on load, and by the service for the store to write on save.
@@ -173,8 +184,13 @@ type ActionItemLink struct {
 // PersonActionItem is a reminder on a person, due on a date derived from its trigger.
 // CompletedByAppUserRecNo is server-set: the app user whose save marked the
 // item completed (StampCompletedBy); a client's value is ignored on save.
+// CompletedByAppUserID is its read-only lookup (the user's name). Type is
+// deprecated by the reference ("not needed"): stored and returned as given.
+// DocumentTemplate names a document template of the reference, a resource
+// Wayfarer does not have: stored as given, not checked (docs/persons.md).
 type PersonActionItem struct {
 	RecNo                   Opt[int64]     `json:"recNo,omitzero" wf:"id"`
+	Type                    Opt[int]       `json:"type,omitzero"`
 	Description             Opt[string]    `json:"description,omitzero" max:"256"`
 	TriggerIndex            Opt[int]       `json:"triggerIndex,omitzero"`
 	TriggerDaysOffset       Opt[int]       `json:"triggerDaysOffset,omitzero"`
@@ -183,9 +199,7 @@ type PersonActionItem struct {
 	AppUserID               Opt[string]    `json:"appUserId,omitzero" wf:"ro"`
 	Completed               Opt[Timestamp] `json:"completed,omitzero"`
 	CompletedByAppUserRecNo Opt[int64]     `json:"completedBy_appUserRecNo,omitzero"`
+	CompletedByAppUserID    Opt[string]    `json:"completedBy_appUserId,omitzero" wf:"ro"`
 	Notes                   Opt[string]    `json:"notes,omitzero" max:"2000"`
-
-	Type                 Opt[int]    `json:"type,omitzero" wf:"unsupported"` // deprecated by the reference
-	CompletedByAppUserID Opt[string] `json:"completedBy_appUserId,omitzero" max:"64" wf:"unsupported"`
-	DocumentTemplate     Opt[int64]  `json:"documentTemplate_recNo,omitzero" wf:"unsupported"`
+	DocumentTemplate        Opt[int64]     `json:"documentTemplate_recNo,omitzero"`
 }

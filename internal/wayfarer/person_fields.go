@@ -20,6 +20,7 @@ type fieldInfo struct {
 	number bool
 	input  bool
 	unsupp bool // not served yet (wf:"unsupported")
+	file   bool // file bytes (wf:"file"): a null is not a change, never stale
 	opt    bool // an Opt[T]
 	str    bool // an Opt[string]
 }
@@ -55,6 +56,8 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 				f.input = true
 			case "unsupported":
 				f.unsupp = true
+			case "file":
+				f.file = true
 			}
 		}
 		if sf.Type.Kind() == reflect.Struct && strings.HasPrefix(sf.Type.Name(), "Opt[") {
@@ -96,7 +99,8 @@ func structValue[T any](p *T) reflect.Value {
 }
 
 // changedFields lists the data fields present on n whose value differs from
-// o (an absent field on o counts as null).
+// o (an absent field on o counts as null). File bytes count only when n
+// holds some: every load shows them null.
 func changedFields[T any](o, n *T) []string {
 	ov, nv := structValue(o), structValue(n)
 	var out []string
@@ -105,6 +109,9 @@ func changedFields[T any](o, n *T) []string {
 			continue
 		}
 		nf := nv.Field(f.index)
+		if f.file && !nf.Field(1).Bool() {
+			continue
+		}
 		if optPresent(nf) && !optEqual(ov.Field(f.index), nf) {
 			out = append(out, f.name)
 		}
@@ -129,7 +136,7 @@ func presentFields[T any](n *T) []string {
 func staleField[T any](o, cur *T, name string) bool {
 	ov, cv := structValue(o), structValue(cur)
 	f, ok := fieldByName(ov.Type(), name)
-	if !ok || !f.opt {
+	if !ok || !f.opt || f.file {
 		return false
 	}
 	of := ov.Field(f.index)

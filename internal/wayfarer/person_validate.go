@@ -11,7 +11,7 @@ import (
 // itself or a row of a child table.
 type record struct {
 	path  string
-	value any // *Person, *Communication, *Card, *PersonTag, *PersonActionItem, *PersonMarketing
+	value any // *Person, *Communication, *Card, *Attachment, *PersonTag, *PersonActionItem, *PersonMarketing
 	isNew bool
 }
 
@@ -29,6 +29,13 @@ func records(p *Person) []record {
 		l := &p.PersonCardLink[i]
 		if l.Card != nil {
 			out = append(out, record{indexPath("personCardLink", i) + ".card", l.Card, !l.CardRecNo.Valid && !l.Card.RecNo.Valid})
+		}
+	}
+	for i := range p.PersonAttachmentLink {
+		l := &p.PersonAttachmentLink[i]
+		if l.Attachment != nil {
+			out = append(out, record{indexPath("personAttachmentLink", i) + ".attachment", l.Attachment,
+				!l.AttachmentRecNo.Valid && !l.Attachment.RecNo.Valid})
 		}
 	}
 	for i := range p.PersonTag {
@@ -88,6 +95,8 @@ func ValidatePerson(p *Person, create bool) error {
 			err = validateCommunication(v, r.path, r.isNew)
 		case *Card:
 			err = validateCard(v, r.path, r.isNew)
+		case *Attachment:
+			err = validateAttachment(v, r.path, r.isNew)
 		case *PersonTag:
 			err = requiredID(v.TagRecNo, joinPath(r.path, "tag_recNo"), r.isNew)
 		case *PersonActionItem:
@@ -108,6 +117,11 @@ func ValidatePerson(p *Person, create bool) error {
 	for i, l := range p.PersonCardLink {
 		if l.Card == nil && !l.CardRecNo.Valid {
 			return invalidValue("%s.card is required for a new card", indexPath("personCardLink", i))
+		}
+	}
+	for i, l := range p.PersonAttachmentLink {
+		if l.Attachment == nil && !l.AttachmentRecNo.Valid {
+			return invalidValue("%s.attachment is required for a new attachment", indexPath("personAttachmentLink", i))
 		}
 	}
 	for i, l := range p.PersonActionItemLink {
@@ -169,6 +183,12 @@ func validateCard(c *Card, path string, isNew bool) error {
 func validateActionItem(a *PersonActionItem, path string) error {
 	if err := enumField(a.TriggerIndex, joinPath(path, "triggerIndex"), 1, 3, false, false, "FixedDate 1, CreateDate 2, Birthday 3"); err != nil {
 		return err
+	}
+	if a.Type.Valid && (a.Type.Value < -32768 || a.Type.Value > 32767) {
+		return invalidValue("%s must be a whole number from -32768 to 32767", joinPath(path, "type"))
+	}
+	if a.DocumentTemplate.Valid && a.DocumentTemplate.Value <= 0 {
+		return invalidValue("%s must be a record number (1 or more)", joinPath(path, "documentTemplate_recNo"))
 	}
 	if a.TriggerDaysOffset.Valid && (a.TriggerDaysOffset.Value < -36500 || a.TriggerDaysOffset.Value > 36500) {
 		return invalidValue("%s must be -36500 to 36500", joinPath(path, "triggerDaysOffset"))

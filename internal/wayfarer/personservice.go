@@ -30,14 +30,21 @@ type PersonStore interface {
 
 	// RecordCardDecrypts writes one audit row per card shown unmasked.
 	RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) error
+
+	// LoadAttachmentFile returns the bytes of a file attachment of a person
+	// in scope, with the attachment's name; ErrNotFound for a person out of
+	// scope, an attachment that is not the person's, or a link.
+	LoadAttachmentFile(ctx context.Context, scope Scope, personRecNo, attachmentRecNo int64) (*AttachmentFile, error)
 }
 
 // PersonWrite is what a store applies. Besides the changes, the store
 // checks that the records they refer to (branch, advisor profile, tag,
 // marketing element, affiliation, app users) exist in the agency, answering
 // a 407 *Error naming the field otherwise; it sets createDateTime and
-// lastModifiedDateTime from Now and recomputes action item dates (see
-// ActionItemDate).
+// lastModifiedDateTime from Now (attachments' createDateTime too), moves
+// the person's Version on (every write of the person or of a child row,
+// including a shared card, gives every person holding it a new Version)
+// and recomputes action item dates (see ActionItemDate).
 type PersonWrite struct {
 	Changes *PersonChanges
 	Now     time.Time
@@ -63,10 +70,11 @@ type CardSealer interface {
 // PersonService loads, creates and updates persons under the caller's
 // permissions and scope.
 type PersonService struct {
-	Store  PersonStore
-	Sealer CardSealer
-	Clock  Clock
-	Log    *slog.Logger // card vault failures; nil: slog.Default()
+	Store       PersonStore
+	Sealer      CardSealer
+	Clock       Clock
+	Log         *slog.Logger     // card vault failures; nil: slog.Default()
+	Attachments AttachmentLimits // zero: the defaults
 }
 
 // PersonNotFoundError is the single answer for a person that does not exist,
@@ -138,24 +146,48 @@ func (s *PersonService) load(ctx context.Context, sess *Session, recNo int64) (*
 	} else {
 		p.Age = Null[int]()
 	}
+	// cvvCode is never stored; a loaded card shows it null, as the
+	// reference does, so strict clients see the reference's members.
+	for _, l := range p.PersonCardLink {
+		if l.Card != nil {
+			l.Card.CVVCode = Null[string]()
+		}
+	}
 	return p, nil
 }
 
 // Save creates (old nil) or updates a person and returns its recNo.
 func (s *PersonService) Save(ctx context.Context, sess *Session, old, new *Person) (int64, error) {
+	return s.SaveIf(ctx, sess, old, new, nil)
+}
+
+// SaveIf is Save under a precondition (nil: none). A create with one is
+// refused: no version of a person that does not exist can match.
+func (s *PersonService) SaveIf(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (int64, error) {
 	if old == nil {
+		if pre != nil {
+			if err := sess.Require(PermInsert, MethodPerson); err != nil {
+				return 0, err
+			}
+			return 0, PreconditionFailedError()
+		}
 		return s.Create(ctx, sess, new)
 	}
-	return s.Update(ctx, sess, old, new)
+	return s.update(ctx, sess, old, new, pre)
 }
 
 // SaveAndLoad saves and returns the person as Load shows it. Read is
 // checked before anything is written.
 func (s *PersonService) SaveAndLoad(ctx context.Context, sess *Session, old, new *Person) (*Person, error) {
+	return s.SaveAndLoadIf(ctx, sess, old, new, nil)
+}
+
+// SaveAndLoadIf is SaveAndLoad under a precondition (nil: none).
+func (s *PersonService) SaveAndLoadIf(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (*Person, error) {
 	if err := sess.Require(PermRead, MethodPerson); err != nil {
 		return nil, err
 	}
-	recNo, err := s.Save(ctx, sess, old, new)
+	recNo, err := s.SaveIf(ctx, sess, old, new, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +234,9 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	if err != nil {
 		return 0, err
 	}
+	if err := applyAttachmentRules(ch, nil, s.Attachments); err != nil {
+		return 0, err
+	}
 	StampCompletedBy(ch, nil, sess.UserID)
 	if err := s.seal(sess.AgencyID, ch); err != nil {
 		return 0, err
@@ -219,6 +254,12 @@ func saveTimeout(err error) error {
 // Update applies the difference between old (the person as the client
 // loaded it) and new, in one transaction, refusing a stale save (409).
 func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Person) (int64, error) {
+	return s.update(ctx, sess, old, new, nil)
+}
+
+// update is Update; a precondition that does not hold for the stored
+// person (checked under the save's lock) refuses it with 412.
+func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (int64, error) {
 	if err := sess.Require(PermUpdate, MethodPerson); err != nil {
 		return 0, err
 	}
@@ -242,6 +283,9 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 	}
 	scope := sess.PersonScope()
 	err := s.Store.UpdatePerson(ctx, scope, recNo, func(current *Person) (*PersonWrite, error) {
+		if !pre.holds(current) {
+			return nil, PreconditionFailedError()
+		}
 		// Work on copies: nothing of the caller's records is changed.
 		o, n := clonePerson(old), clonePerson(new)
 		ignoreCompletedBy(o)
@@ -261,6 +305,9 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 			return nil, err
 		}
 		if err := CheckStale(current, o, ch); err != nil {
+			return nil, err
+		}
+		if err := applyAttachmentRules(ch, current, s.Attachments); err != nil {
 			return nil, err
 		}
 		branch, advisor := current.BranchRecNo, current.AdvisorProfileRecNo
@@ -353,80 +400,6 @@ func (s *PersonService) logger() *slog.Logger {
 	return s.Log
 }
 
-// completedByField is the wire name of the server-set completedBy_appUserRecNo.
-const completedByField = "completedBy_appUserRecNo"
-
-// ignoreCompletedBy drops completedBy_appUserRecNo from every action item of
-// one side of a save (a copy): the server sets it (StampCompletedBy), so a
-// client's value, on either side, is never written, compared or checked for
-// staleness, like the read-only appUserId.
-func ignoreCompletedBy(p *Person) {
-	for _, l := range p.PersonActionItemLink {
-		if l.PersonActionItem != nil {
-			l.PersonActionItem.CompletedByAppUserRecNo = Opt[int64]{}
-		}
-	}
-}
-
-// StampCompletedBy records who completed an action item, on the changes of
-// a save by app user userID (after ignoreCompletedBy, CheckStale):
-//
-//   - a new item saved with a completed value, or an existing one whose
-//     completed goes from null (as stored) to a value: completedBy = userID;
-//   - completed cleared: completedBy cleared too;
-//   - completed moved from one value to another: completedBy is kept (the
-//     item was already completed, by whoever the store records);
-//   - completed not changed: completedBy is not written.
-//
-// current is the person as stored in the saving transaction (nil for a
-// create); an edited item's stored completed decides whether it was open.
-func StampCompletedBy(ch *PersonChanges, current *Person, userID int64) {
-	stored := map[int64]*PersonActionItem{}
-	if current != nil {
-		for _, l := range current.PersonActionItemLink {
-			if l.ActionItemRecNo.Valid && l.PersonActionItem != nil {
-				stored[l.ActionItemRecNo.Value] = l.PersonActionItem
-			}
-		}
-	}
-	for i := range ch.ActionItems {
-		c := &ch.ActionItems[i]
-		if c.New == nil {
-			continue
-		}
-		var by Opt[int64]
-		switch c.Op {
-		case OpInsert:
-			if !c.New.Completed.Valid {
-				continue
-			}
-			by = Some(userID)
-		case OpUpdate:
-			if !hasField(c.Fields, "completed") {
-				continue
-			}
-			if !c.New.Completed.Valid {
-				by = Null[int64]()
-				break
-			}
-			was := c.Old
-			if s, ok := stored[c.RecNo]; ok {
-				was = s
-			}
-			if was != nil && was.Completed.Valid {
-				continue
-			}
-			by = Some(userID)
-		default:
-			continue
-		}
-		c.New.CompletedByAppUserRecNo = by
-		if !hasField(c.Fields, completedByField) {
-			c.Fields = append(c.Fields, completedByField)
-		}
-	}
-}
-
 // fillOldCardTypes gives old-side cards without a type the stored one, so
 // that a changed number is always validated by the card's real type.
 func fillOldCardTypes(old, current *Person) {
@@ -505,39 +478,4 @@ func (s *PersonService) reconcileClearNumbers(agencyID int64, old, new *Person, 
 		}
 	}
 	return nil
-}
-
-// ActionItemDate is the day an action item falls due: the fixed date
-// (FixedDate), the person's creation day (CreateDate), or the person's next
-// birthday on or after today (Birthday), each moved by triggerDaysOffset.
-// It is unknown (false) when the trigger or the date it needs is missing.
-func ActionItemDate(a *PersonActionItem, birthdayMonth, birthdayDay Opt[int], created, today Date) (Date, bool) {
-	if a == nil || !a.TriggerIndex.Valid {
-		return Date{}, false
-	}
-	var base Date
-	switch a.TriggerIndex.Value {
-	case TriggerFixedDate:
-		if !a.TriggerFixedDate.Valid {
-			return Date{}, false
-		}
-		base = a.TriggerFixedDate.Value
-	case TriggerCreateDate:
-		if created.IsZero() {
-			return Date{}, false
-		}
-		base = created
-	case TriggerBirthday:
-		if !birthdayMonth.Valid || !birthdayDay.Valid {
-			return Date{}, false
-		}
-		// Normalizing Feb 29 of a common year gives Mar 1.
-		base = DateOf(time.Date(today.Year, time.Month(birthdayMonth.Value), birthdayDay.Value, 0, 0, 0, 0, time.UTC))
-		if base.Time().Before(today.Time()) {
-			base = DateOf(time.Date(today.Year+1, time.Month(birthdayMonth.Value), birthdayDay.Value, 0, 0, 0, 0, time.UTC))
-		}
-	default:
-		return Date{}, false
-	}
-	return base.AddDays(a.TriggerDaysOffset.Value), true
 }

@@ -76,6 +76,19 @@ func (s *fakeStore) RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) 
 	return nil
 }
 
+func (s *fakeStore) LoadAttachmentFile(ctx context.Context, scope Scope, recNo, attachmentRecNo int64) (*AttachmentFile, error) {
+	p, err := s.get(scope, recNo)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range p.PersonAttachmentLink {
+		if a := l.Attachment; a != nil && a.RecNo.Value == attachmentRecNo && a.FileData.Valid {
+			return &AttachmentFile{Name: a.FileNameLinkURL.Value, Data: a.FileData.Value.Bytes()}, nil
+		}
+	}
+	return nil, ErrNotFound
+}
+
 type fixedClock struct{ t time.Time }
 
 func (c fixedClock) Now() time.Time { return c.t }

@@ -47,6 +47,9 @@ func fillFromJSON(v reflect.Value, x any) error {
 	case *Timestamp:
 		*t, err = ParseTimestamp(x.(string))
 		return err
+	case *FileData:
+		*t = NewFileData([]byte(x.(string))) // the bytes as text, not base64
+		return nil
 	}
 	switch v.Kind() {
 	case reflect.Pointer:

@@ -77,6 +77,13 @@ func SafeReportFileName(name string) (ascii, full string) {
 	if len(name) >= 4 && strings.EqualFold(name[len(name)-4:], ".csv") {
 		name, ext = name[:len(name)-4], name[len(name)-4:]
 	}
+	return safeFileName(name, fallback, ext)
+}
+
+// safeFileName makes name (NFKC already, without its extension ext) a file
+// name as SafeReportFileName describes, with fallback for a name left
+// empty.
+func safeFileName(name, fallback, ext string) (ascii, full string) {
 	var b strings.Builder
 	n, replaced := 0, false
 	for _, r := range name {

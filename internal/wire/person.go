@@ -10,14 +10,15 @@ import (
 )
 
 // savedPerson is a person in a save body: the core's record, whose tags
-// name its members, and the person members of the reference that are not
-// (yet) the core's.
+// name its members, and the person members that are not the core's.
 type savedPerson struct {
 	wayfarer.Person
 	// The flat card array of contract 1.8.1: refused, naming personCardLink
 	// and the base path that takes it.
-	Card                 []any `json:"card"`
-	PersonAttachmentLink []any `json:"personAttachmentLink" wf:"unsupported"`
+	Card []any `json:"card"`
+	// Loads of earlier Wayfarer versions carried it (the search column
+	// stays); a body built from one may send it back: read and ignored.
+	LastModifiedDateTime wayfarer.Opt[wayfarer.Timestamp] `json:"lastModifiedDateTime"`
 }
 
 // saveBody is every form of a save body at once, so that it is read in

@@ -166,7 +166,6 @@ func TestDecodePersonSave181Errors(t *testing.T) {
 		{"unknown card field", `[{"card":[{"cardNumbr":"1"}]}]`, contract.CodeDeserialization, "[0].card[0].cardNumbr: unknown field; did you mean cardNumber?"},
 		{"a link member in a flat card", `{"card":[{"card_recNo":1}]}`, contract.CodeDeserialization, "card[0].card_recNo: unknown field"},
 		{"not an array", `{"card":{"type":1}}`, contract.CodeDeserialization, "Path 'card'"},
-		{"attachments", `{"activeStatus":1,"personAttachmentLink":[{"attachment":{"type":1}}]}`, contract.CodeNotSupported, "personAttachmentLink: not yet supported by Wayfarer"},
 		{"two persons", `[{},{}]`, contract.CodeInvalidValue, "exactly one person, got 2"},
 		{"dataset beside a person", `{"card":[],"oldNewDataset":{"newData":[{}]}}`, contract.CodeInvalidValue, "a body with oldNewDataset holds nothing else"},
 	}

@@ -66,12 +66,12 @@ func TestDecodePersonSaveErrors(t *testing.T) {
 		{"unknown field", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{"recNo":1,"firstNmae":"Ann"}]}}`, contract.CodeDeserialization,
 			"oldNewDataset.newData[0].firstNmae: unknown field; did you mean firstName?"},
 		{"no underscore", `{"branchRecNo":1}`, contract.CodeDeserialization, "branchRecNo: unknown field; did you mean branch_recNo?"},
-		{"attachments", `{"activeStatus":1,"personAttachmentLink":[{"attachment":{"type":1}}]}`, contract.CodeNotSupported, "personAttachmentLink: not yet supported by Wayfarer"},
-		{"billing contact", `{"personCommunicationLink":[{"communication":{"type":1,"isBillingContact":true}}]}`, contract.CodeNotSupported,
-			"personCommunicationLink[0].communication.isBillingContact: not yet supported by Wayfarer"},
-		{"action item type", `{"personActionItemLink":[{"personActionItem":{"type":1}}]}`, contract.CodeNotSupported, "personActionItemLink[0].personActionItem.type: not yet supported"},
-		{"completed by id", `{"personActionItemLink":[{"personActionItem":{"completedBy_appUserId":"ann"}}]}`, contract.CodeNotSupported, "completedBy_appUserId: not yet supported"},
-		{"document template", `{"personActionItemLink":[{"personActionItem":{"documentTemplate_recNo":3}}]}`, contract.CodeNotSupported, "documentTemplate_recNo: not yet supported"},
+		{"attachment type", `{"personAttachmentLink":[{"attachment":{"type":"link"}}]}`, contract.CodeDeserialization, "Path 'personAttachmentLink[0].attachment.type'"},
+		{"file data not base64", `{"personAttachmentLink":[{"attachment":{"type":2,"fileData":"%%%"}}]}`, contract.CodeDeserialization,
+			"expected base64 data, found a string in another form. Path 'personAttachmentLink[0].attachment.fileData'"},
+		{"file data not a string", `{"personAttachmentLink":[{"attachment":{"type":2,"fileData":[1,2]}}]}`, contract.CodeDeserialization,
+			"expected base64 data, found an array. Path 'personAttachmentLink[0].attachment.fileData'"},
+		{"attachment typo", `{"personAttachmentLink":[{"attachment":{"fileNameLinkUrl2":"x"}}]}`, contract.CodeDeserialization, "did you mean fileNameLinkURL?"},
 		{"empty array", `[]`, contract.CodeInvalidValue, "exactly one person, got 0"},
 		{"two persons", `[{},{}]`, contract.CodeInvalidValue, "exactly one person, got 2"},
 		{"newData two", `{"oldNewDataset":{"oldData":[{"recNo":1}],"newData":[{},{}]}}`, contract.CodeInvalidValue, "newData must hold exactly one person"},
@@ -134,8 +134,33 @@ func TestDecodeCVVReachesTheCore(t *testing.T) {
 	}
 }
 
-// The unsupported members are accepted empty, so that a body loaded from
-// the reference (which sends them as null or []) can come back.
+// The members the reference has, once "not yet supported", are read with
+// their values.
+func TestDecodeReferenceMembers(t *testing.T) {
+	_, n, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"activeStatus":1,
+		"personAttachmentLink":[{"person_recNo":null,"attachment_recNo":null,"attachment":{"type":2,"description":"passport scan",
+			"fileNameLinkURL":"passport.pdf","fileData":"JVBERi0=","size":null,"compressed":false,"storeExternal":0,
+			"createDateTime":null,"visibility":2,"directUrl":null,"subType":1}}],
+		"personCommunicationLink":[{"communication":{"type":1,"value":"1","isBillingContact":true}}],
+		"personActionItemLink":[{"personActionItem":{"type":3,"completedBy_appUserId":"ann","documentTemplate_recNo":12}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := n.PersonAttachmentLink[0].Attachment
+	if string(a.FileData.Value.Bytes()) != "%PDF-" || a.Visibility.Value != 2 || a.FileNameLinkURL.Value != "passport.pdf" {
+		t.Errorf("attachment %+v", a)
+	}
+	if c := n.PersonCommunicationLink[0].Communication; !c.IsBillingContact.Valid || !c.IsBillingContact.Value {
+		t.Errorf("isBillingContact %+v", c.IsBillingContact)
+	}
+	ai := n.PersonActionItemLink[0].PersonActionItem
+	if ai.Type.Value != 3 || ai.DocumentTemplate.Value != 12 || ai.CompletedByAppUserID.Value != "ann" {
+		t.Errorf("action item %+v", ai)
+	}
+}
+
+// Nulls and empty values the reference sends are accepted, so that a body
+// loaded from the reference can come back.
 func TestDecodeUnsupportedEmpty(t *testing.T) {
 	_, n, err := DecodePersonSave(jsoncodec.Strict, []byte(`{"activeStatus":1,"personAttachmentLink":[],
 		"personCommunicationLink":[{"communication":{"type":1,"value":"1","isBillingContact":null}}],

@@ -13,7 +13,9 @@ import (
 // Search rows are written by hand, without reflection per row: a search
 // answer can hold 100,000 rows.
 
-// SearchTimeFormat is how DateTimeOffset columns are written.
+// SearchTimeFormat is how DateTimeOffset columns are written in CSV; JSON
+// rows write dates and times as every JSON answer does
+// (jsoncodec.DateLayout, jsoncodec.TimestampLayout).
 const SearchTimeFormat = time.RFC3339Nano
 
 // WriteSearchJSON writes the rows as a JSON array of objects holding the
@@ -43,12 +45,17 @@ func WriteSearchJSON(w io.Writer, r *wayfarer.SearchResult) error {
 			case int64:
 				buf = strconv.AppendInt(buf, x, 10)
 			case string:
+				if r.Columns[j].Type == wayfarer.ColDate && len(x) == len("2006-01-02") {
+					// A Date column's value is its day; the answer holds its midnight.
+					buf = append(append(append(buf, '"'), x...), "T00:00:00\""...)
+					break
+				}
 				buf = jsoncodec.AppendString(buf, x)
 			case bool:
 				buf = strconv.AppendBool(buf, x)
 			case time.Time:
 				buf = append(buf, '"')
-				buf = x.UTC().AppendFormat(buf, SearchTimeFormat)
+				buf = jsoncodec.AppendTimestamp(buf, x)
 				buf = append(buf, '"')
 			default:
 				b, err := jsoncodec.Marshal(x)

@@ -22,7 +22,7 @@ func TestSearchResultJSONAndCSV(t *testing.T) {
 	if err := WriteSearchJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"name":"Abler/Ken","recNo":7,"createDateTime":"2024-01-02T03:04:05Z","primaryEmailMarketingPermission":true,"cardExpDate":"2026-12-31"},{"name":"O\"Neil/\u003cb\u003e","recNo":8}]`
+	want := `[{"name":"Abler/Ken","recNo":7,"createDateTime":"2024-01-02T03:04:05+00:00","primaryEmailMarketingPermission":true,"cardExpDate":"2026-12-31T00:00:00"},{"name":"O\"Neil/\u003cb\u003e","recNo":8}]`
 	if b.String() != want {
 		t.Errorf("json\n got %s\nwant %s", b.String(), want)
 	}
