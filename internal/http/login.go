@@ -49,7 +49,7 @@ func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error 
 func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) error {
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
 		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
-		ClientVersion: r.Header.Get(wayfarer.ClientVersionHeader), ClientIP: clientIP(r),
+		ClientVersion: r.Header.Get(wayfarer.ClientVersionHeader), ClientIP: clientIP(r, s.Config.TrustedProxies),
 	})
 	e := wayfarer.AsError(err)
 	if e != nil {

@@ -3,7 +3,9 @@ package http
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -16,6 +18,7 @@ var statusOf = map[wayfarer.Kind]int{
 	wayfarer.KindNotFound:     http.StatusNotFound,
 	wayfarer.KindConflict:     http.StatusConflict,
 	wayfarer.KindTooLarge:     http.StatusRequestEntityTooLarge,
+	wayfarer.KindThrottled:    http.StatusTooManyRequests,
 	wayfarer.KindInternal:     http.StatusInternalServerError,
 }
 
@@ -52,6 +55,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, m
 	}
 	if e.Method == "" {
 		e.Method = method
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds()))))
 	}
 	writeJSON(w, statusOf[e.Kind], resultBody{ResultCode: e.Code, ResultDescription: e.Message, Method: e.Method})
 }

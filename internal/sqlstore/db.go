@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // DB is a Wayfarer database: a primary, an optional read replica, the
@@ -22,6 +24,7 @@ type DB struct {
 	replica    *sql.DB
 	Dialect    Dialect
 	migrations fs.FS
+	onRevoke   func(...wayfarer.Revocation) // OnRevoke
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 )
@@ -56,6 +57,14 @@ type Dialect struct {
 	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
 	// vacuums, or index-only scans read the heap until autovacuum runs.
 	bulkAnalyze string
+	// lockRevocations starts a transaction that records revocations: on
+	// PostgreSQL it keeps other writers of the log out until commit, so
+	// sequence numbers follow commit order. SQLite's transactions already
+	// take the write lock at BEGIN.
+	lockRevocations string
+	// waitNotification blocks on a connection that runs LISTEN until a
+	// notification arrives (PostgreSQL); nil where the engine has none.
+	waitNotification func(ctx context.Context, conn *sql.Conn) error
 }
 
 var (
@@ -64,8 +73,22 @@ var (
 		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE"}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE"}
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
+		lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
+
+// pgWaitNotification waits on a pgx connection (through database/sql's
+// Raw) for the next notification.
+func pgWaitNotification(ctx context.Context, conn *sql.Conn) error {
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return fmt.Errorf("LISTEN needs a pgx connection, not %T", dc)
+		}
+		_, err := c.Conn().WaitForNotification(ctx)
+		return err
+	})
+}
 
 // Rebind rewrites ? placeholders into the engine's form. Queries never hold
 // a literal '?', so a plain scan suffices.

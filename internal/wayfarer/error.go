@@ -3,6 +3,7 @@ package wayfarer
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an error; the HTTP layer maps each kind to one status.
@@ -16,6 +17,7 @@ const (
 	KindNotFound                 // 404: no such record in the caller's reach
 	KindConflict                 // 409: stored data changed since the client loaded it
 	KindTooLarge                 // 413: request body over the limit
+	KindThrottled                // 429: not now; try again after Error.RetryAfter
 )
 
 // Result codes. 0 and 100..108 are the contract's login codes, 300..305 the
@@ -32,6 +34,7 @@ const (
 	CodeAgencyNotInitialized   = 106
 	CodeAgencyDisabled         = 107
 	CodeAgencyCancelled        = 108
+	CodeTooManyLogins          = 109 // Wayfarer's own: a login refused for now (429), docs/security.md
 	CodeTokenInvalid           = 300
 	CodeTokenExpired           = 301
 	CodeTokenMissing           = 302
@@ -68,6 +71,9 @@ type Error struct {
 	Code    int
 	Method  string
 	Message string
+	// RetryAfter, when positive, is when the client may try again
+	// (KindThrottled: the Retry-After header).
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %d %s", e.Method, e.Code, e.Message) }
