@@ -91,41 +91,47 @@ func TestParallelGuessesCannotOutrunTheLockout(t *testing.T) {
 // proxy.
 func TestLockoutIsPerAddress(t *testing.T) {
 	trusted := testserver.Options{Config: func(c *app.Config) { c.TrustedProxies = "127.0.0.1/32" }}
-	testserver.Each(t, trusted, func(t *testing.T, s *testserver.Server) {
-		for i := range 5 {
-			r, err := loginFrom(s, "10.0.0.1", "agent", fmt.Sprintf("wrong-%d", i))
+	// Subtests of their own: a second "sqlite" subtest would be "sqlite#01",
+	// and sqlite.Open cuts a path at '#' (a bug left to the storage task).
+	t.Run("trusted proxy", func(t *testing.T) {
+		testserver.Each(t, trusted, func(t *testing.T, s *testserver.Server) {
+			for i := range 5 {
+				r, err := loginFrom(s, "10.0.0.1", "agent", fmt.Sprintf("wrong-%d", i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantResult(t, r, 401, 101, "login")
+			}
+			r, err := loginFrom(s, "10.0.0.2", "agent", "demo-agent")
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantResult(t, r, 401, 101, "login")
-		}
-		r, err := loginFrom(s, "10.0.0.2", "agent", "demo-agent")
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := wantResult(t, r, 200, 0, "")
-		if m["identityToken"] == "" {
-			t.Fatal("no token")
-		}
-		r, _ = loginFrom(s, "10.0.0.1", "agent", "demo-agent")
-		wantResult(t, r, 401, 103, "login")
-		// The right-most address that is not a trusted proxy is the client:
-		// what the client writes in front of it changes nothing.
-		r, _ = loginFrom(s, "10.0.0.2, 10.0.0.1", "agent", "demo-agent")
-		wantResult(t, r, 401, 103, "login")
-		// The lockout of 10.0.0.1 ends after --lockout.
-		s.Clock.Advance(15 * time.Minute)
-		r, _ = loginFrom(s, "10.0.0.1", "agent", "demo-agent")
-		wantResult(t, r, 200, 0, "")
+			m := wantResult(t, r, 200, 0, "")
+			if m["identityToken"] == "" {
+				t.Fatal("no token")
+			}
+			r, _ = loginFrom(s, "10.0.0.1", "agent", "demo-agent")
+			wantResult(t, r, 401, 103, "login")
+			// The right-most address that is not a trusted proxy is the client:
+			// what the client writes in front of it changes nothing.
+			r, _ = loginFrom(s, "10.0.0.2, 10.0.0.1", "agent", "demo-agent")
+			wantResult(t, r, 401, 103, "login")
+			// The lockout of 10.0.0.1 ends after --lockout.
+			s.Clock.Advance(15 * time.Minute)
+			r, _ = loginFrom(s, "10.0.0.1", "agent", "demo-agent")
+			wantResult(t, r, 200, 0, "")
+		})
 	})
 	// Without trusted proxies the header is the client's word: ignored.
-	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
-		for i := range 5 {
-			r, _ := loginFrom(s, "10.0.0.1", "agent", fmt.Sprintf("wrong-%d", i))
-			wantResult(t, r, 401, 101, "login")
-		}
-		r, _ := loginFrom(s, "10.0.0.2", "agent", "demo-agent")
-		wantResult(t, r, 401, 103, "login")
+	t.Run("untrusted header", func(t *testing.T) {
+		testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+			for i := range 5 {
+				r, _ := loginFrom(s, "10.0.0.1", "agent", fmt.Sprintf("wrong-%d", i))
+				wantResult(t, r, 401, 101, "login")
+			}
+			r, _ := loginFrom(s, "10.0.0.2", "agent", "demo-agent")
+			wantResult(t, r, 401, 103, "login")
+		})
 	})
 }
 
