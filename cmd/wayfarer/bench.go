@@ -81,6 +81,8 @@ flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
 			&cli.IntFlag{Name: "rounds", Value: 3, Usage: "quiet/flood phase pairs"},
 			&cli.IntFlag{Name: "hash-slots", Usage: "password checks at once (default: half the cores, at least 1)", Sources: cli.EnvVars("WAYFARER_HASH_SLOTS")},
 			&cli.DurationFlag{Name: "hash-wait", Value: app.DefaultHashWait, Usage: "how long a login waits for a password-check slot before 429 (0: not at all)", Sources: cli.EnvVars("WAYFARER_HASH_WAIT")},
+			&cli.BoolFlag{Name: "hash-process", Value: true, Usage: "check passwords in a child process at a low CPU priority (false: in the server process)", Sources: cli.EnvVars("WAYFARER_HASH_PROCESS")},
+			&cli.IntFlag{Name: "hash-nice", Value: app.DefaultHashNice, Usage: "nice level of that process (for measuring)"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -89,6 +91,7 @@ flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
 				return err
 			}
 			cfg.HashSlots, cfg.HashWait = int(cmd.Int("hash-slots")), hashWait(cmd.Duration("hash-wait"))
+			cfg.HashProcess, cfg.HashNice = cmd.Bool("hash-process"), int(cmd.Int("hash-nice"))
 			rep, err := bench.RunFlood(ctx, bench.FloodConfig{App: cfg, Rate: int(cmd.Int("rate")), Loaders: int(cmd.Int("loaders")),
 				Flooders: int(cmd.Int("flooders")), Phase: cmd.Duration("phase"), Rounds: int(cmd.Int("rounds")), Progress: os.Stderr})
 			if err != nil {

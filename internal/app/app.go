@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"time"
 
@@ -39,6 +40,8 @@ type Config struct {
 	PasswordParams   password.Params
 	HashSlots        int           // password checks at once (default: half the cores, at least 1)
 	HashWait         time.Duration // how long a login waits for a hashing slot before 429
+	HashProcess      bool          // check passwords in a child process at a low CPU priority (serve does)
+	HashNice         int           // that process's nice level (default DefaultHashNice)
 	SessionCache     int           // sessions kept in memory; negative: none (every request asks the store)
 	SessionPoll      time.Duration // how often the revocation log is read
 }
@@ -48,6 +51,7 @@ const (
 	DefaultMaxUserFailures  = 50
 	DefaultLoginFailureRate = 30
 	DefaultHashWait         = 500 * time.Millisecond
+	DefaultHashNice         = 10
 	DefaultSessionCache     = 10_000
 	DefaultSessionPoll      = 500 * time.Millisecond
 	// hashWaitersPerSlot bounds how many logins wait for a hashing slot.
@@ -101,6 +105,9 @@ func (c *Config) Defaults() {
 	if c.HashWait == 0 {
 		c.HashWait = DefaultHashWait
 	}
+	if c.HashNice == 0 {
+		c.HashNice = DefaultHashNice
+	}
 	if c.SessionCache == 0 {
 		c.SessionCache = DefaultSessionCache
 	}
@@ -118,7 +125,8 @@ type App struct {
 	Server *whttp.Server
 	Clock  wayfarer.Clock
 
-	stopFollowing func() // ends the session cache's revocation follower
+	stopFollowing func()           // ends the session cache's revocation follower
+	hashWorker    *password.Worker // the child process checking passwords, if any
 }
 
 // Open opens and migrates the database and wires the services.
@@ -176,6 +184,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 		return nil, err
 	}
 	hasher := password.New(cfg.PasswordParams, cfg.HashSlots)
+	worker := startHashWorker(cfg, hasher, log)
 	login := &wayfarer.LoginService{
 		Store: db, Hasher: hasher, Tokens: token.NewCodec(key, clock.Now), Clock: clock,
 		Config: wayfarer.LoginConfig{
@@ -198,13 +207,33 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealer, Clock: clock}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
 	a := &App{
-		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock,
+		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, hashWorker: worker,
 		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
 	}
 	if cfg.SessionCache > 0 {
 		a.followRevocations(cfg, log)
 	}
 	return a, nil
+}
+
+// startHashWorker moves password checks into a child process at a low CPU
+// priority (password.Worker), so that a flood of logins cannot take the
+// cores from other requests. Where the child cannot start, checks run in
+// this process, as in tests.
+func startHashWorker(cfg Config, hasher *password.Hasher, log *slog.Logger) *password.Worker {
+	if !cfg.HashProcess {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		var w *password.Worker
+		if w, err = password.StartWorker(exe, cfg.HashNice); err == nil {
+			hasher.UseWorker(w)
+			return w
+		}
+	}
+	log.Warn("password checks run in the server process: no worker process", "error", err.Error())
+	return nil
 }
 
 // followRevocations gives the login service a session cache and keeps it
@@ -225,10 +254,14 @@ func (a *App) followRevocations(cfg Config, log *slog.Logger) {
 	a.stopFollowing = func() { cancel(); <-done }
 }
 
-// Close stops following revocations and releases the database.
+// Close stops following revocations, ends the password worker and
+// releases the database.
 func (a *App) Close() error {
 	if a.stopFollowing != nil {
 		a.stopFollowing()
+	}
+	if a.hashWorker != nil {
+		_ = a.hashWorker.Close()
 	}
 	return a.DB.Close()
 }

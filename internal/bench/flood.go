@@ -55,6 +55,7 @@ type FloodReport struct {
 	Params            string
 	HashSlots         int
 	HashWait          time.Duration
+	HashWhere         string // "in the server process" or "in a worker process at nice N"
 	Config            FloodConfig
 	Phases            []FloodPhase
 	// Quiet and Flood pool the phases of each kind.
@@ -124,7 +125,11 @@ func RunFlood(ctx context.Context, cfg FloodConfig) (*FloodReport, error) {
 	}
 	rep := &FloodReport{Engine: a.DB.Dialect.Name, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(),
 		Params:    fmt.Sprintf("argon2id m=%d KiB, t=%d, p=%d", cfg.App.PasswordParams.MemoryKiB, cfg.App.PasswordParams.Iterations, cfg.App.PasswordParams.Parallelism),
-		HashSlots: cfg.App.HashSlots, HashWait: cfg.App.HashWait, Config: cfg, Started: time.Now().UTC()}
+		HashSlots: cfg.App.HashSlots, HashWait: cfg.App.HashWait, Config: cfg, Started: time.Now().UTC(),
+		HashWhere: "in the server process"}
+	if cfg.App.HashProcess {
+		rep.HashWhere = fmt.Sprintf("in a worker process at nice %d", cfg.App.HashNice)
+	}
 	// Warm up: connections, statements, the session cache.
 	if _, err := runPhase(ctx, cfg, client, base, tok, recNos, false, time.Second); err != nil {
 		return nil, err
@@ -311,8 +316,8 @@ func (r *FloodReport) Ratio() float64 {
 func (r *FloodReport) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	c := r.Config
-	fmt.Fprintf(&b, "Engine %s, %d CPUs, %s, %s; hashing slots %d, wait %s; person loads %d/s over %d clients; flood %d clients; %d rounds of %s quiet then %s flood; started %s.\n\n",
-		r.Engine, r.CPUs, r.GoVersion, r.Params, r.HashSlots, r.HashWait, c.Rate, c.Loaders, c.Flooders, c.Rounds, c.Phase, c.Phase, r.Started.Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "Engine %s, %d CPUs, %s, %s %s; hashing slots %d, wait %s; person loads %d/s over %d clients; flood %d clients; %d rounds of %s quiet then %s flood; started %s.\n\n",
+		r.Engine, r.CPUs, r.GoVersion, r.Params, r.HashWhere, r.HashSlots, r.HashWait, c.Rate, c.Loaders, c.Flooders, c.Rounds, c.Phase, c.Phase, r.Started.Format("2006-01-02 15:04 MST"))
 	b.WriteString("| phase | person loads | load p50 | load p99 | logins 200 | logins 429 | other | timeouts | login p99 | slowest login |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	row := func(name string, ph FloodPhase) {

@@ -95,6 +95,11 @@ func TestRunFloodSmall(t *testing.T) {
 	}
 }
 
+func TestMain(m *testing.M) {
+	password.ServeWorkerIfChild() // BenchmarkLoginFlood's password worker is this binary
+	os.Exit(m.Run())
+}
+
 // BenchmarkLoginFlood is the flood measurement as a go test benchmark,
 // with the production password parameters; it reports the person-load p99
 // with and without the flood and their ratio. One iteration runs
@@ -105,7 +110,8 @@ func BenchmarkLoginFlood(b *testing.B) {
 	rounds, _ := strconv.Atoi(os.Getenv("WAYFARER_FLOOD_ROUNDS"))
 	for b.Loop() {
 		rep, err := RunFlood(context.Background(), FloodConfig{
-			App:    app.Config{DB: filepath.Join(b.TempDir(), "flood.db"), CardKeys: testserver.TestCardKeys, PasswordParams: password.DefaultParams},
+			App: app.Config{DB: filepath.Join(b.TempDir(), "flood.db"), CardKeys: testserver.TestCardKeys, PasswordParams: password.DefaultParams,
+				HashProcess: os.Getenv("WAYFARER_HASH_PROCESS") != "false"},
 			Rounds: rounds,
 		})
 		if err != nil {

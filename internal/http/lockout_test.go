@@ -79,7 +79,7 @@ func TestParallelGuessesCannotOutrunTheLockout(t *testing.T) {
 				}
 				burst("agent", "demo-agent")
 				// The same for a name that names nobody: no existence oracle.
-				s.Clock.Advance(time.Minute) // the address's failure budget refills
+				s.Clock.Advance(2 * time.Minute) // the address pays back its debt of failures
 				burst("nobody-here", "whatever")
 			})
 		})

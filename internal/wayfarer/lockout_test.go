@@ -133,50 +133,75 @@ func TestLockoutPolicyOff(t *testing.T) {
 func TestFailureLimiter(t *testing.T) {
 	l := NewFailureLimiter(30, 1000)
 	for i := range 30 {
-		if ok, _ := l.Take("10.0.0.1", t0); !ok {
+		if ok, _ := l.Allow("10.0.0.1", t0); !ok {
 			t.Fatalf("failure %d refused", i+1)
 		}
+		l.Fail("10.0.0.1", t0)
 	}
-	ok, retry := l.Take("10.0.0.1", t0)
+	ok, retry := l.Allow("10.0.0.1", t0)
 	if ok || retry != 2*time.Second {
 		t.Fatalf("31st: %v, retry %s (want 2s: 30 a minute)", ok, retry)
 	}
-	if ok, _ := l.Take("10.0.0.2", t0); !ok {
+	if ok, _ := l.Allow("10.0.0.2", t0); !ok {
 		t.Fatal("another address is refused")
 	}
-	// A refund (the attempt succeeded) gives one back; time refills.
-	l.Refund("10.0.0.1", t0)
-	if ok, _ := l.Take("10.0.0.1", t0); !ok {
-		t.Fatal("refunded failure refused")
+	if ok, _ := l.Allow("10.0.0.1", t0.Add(time.Second)); ok {
+		t.Fatal("half a failure's refill is not enough")
 	}
-	if ok, _ := l.Take("10.0.0.1", t0.Add(time.Second)); ok {
-		t.Fatal("half a token is not a failure")
-	}
-	if ok, _ := l.Take("10.0.0.1", t0.Add(2*time.Second)); !ok {
+	if ok, _ := l.Allow("10.0.0.1", t0.Add(2*time.Second)); !ok {
 		t.Fatal("refilled after 2s")
+	}
+}
+
+func TestFailureLimiterParallelLoginsAndDebt(t *testing.T) {
+	l := NewFailureLimiter(30, 1000)
+	// Forty logins at once from one office: none has failed, none is refused.
+	for i := range 40 {
+		if ok, _ := l.Allow("10.0.0.1", t0); !ok {
+			t.Fatalf("parallel login %d refused", i+1)
+		}
+	}
+	// Forty failures at once: ten beyond the budget become debt, paid back
+	// before the next login (ten failures' worth plus one: 22 s).
+	for range 40 {
+		l.Fail("10.0.0.1", t0)
+	}
+	if ok, retry := l.Allow("10.0.0.1", t0); ok || retry != 22*time.Second {
+		t.Fatalf("after 40 failures: %v, retry %s", ok, retry)
+	}
+	// Debt is bounded: a minute's worth.
+	for range 1000 {
+		l.Fail("10.0.0.2", t0)
+	}
+	if ok, retry := l.Allow("10.0.0.2", t0); ok || retry != time.Minute+2*time.Second {
+		t.Fatalf("after 1000 failures: %v, retry %s", ok, retry)
 	}
 }
 
 func TestFailureLimiterMemoryIsBounded(t *testing.T) {
 	l := NewFailureLimiter(30, 100)
 	for i := range 10_000 {
-		l.Take(fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255), t0)
+		addr := fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
+		l.Allow(addr, t0)
+		l.Fail(addr, t0)
 		if l.Len() > 100 {
 			t.Fatalf("%d addresses remembered after %d", l.Len(), i+1)
 		}
 	}
-	// Full buckets are dropped first: a busy address keeps its state while
-	// idle ones come and go.
+	// Refilled buckets are dropped first: a busy address keeps its state
+	// when room is needed.
 	l = NewFailureLimiter(30, 100)
+	for i := range 99 {
+		l.Fail(fmt.Sprintf("idle-%d", i), t0.Add(-2*time.Second)) // refilled by t0
+	}
 	for range 30 {
-		l.Take("busy", t0)
+		l.Fail("busy", t0)
 	}
-	for i := range 1000 {
-		now := t0.Add(time.Duration(i) * time.Millisecond)
-		l.Take(fmt.Sprintf("idle-%d", i), now)
-		l.Refund(fmt.Sprintf("idle-%d", i), now)
+	l.Fail("newcomer", t0)
+	if l.Len() != 2 {
+		t.Fatalf("%d addresses after making room, want busy and the newcomer", l.Len())
 	}
-	if ok, _ := l.Take("busy", t0.Add(time.Second)); ok {
+	if ok, _ := l.Allow("busy", t0.Add(time.Second)); ok {
 		t.Fatal("the busy address's budget was forgotten")
 	}
 }

@@ -99,15 +99,14 @@ func loginThrottled(retry time.Duration, why string) *Error {
 func (s *LoginService) Login(ctx context.Context, req LoginRequest) (_ string, err error) {
 	now := s.Clock.Now()
 	client := ClientKey(req.ClientIP)
-	// Every login that does not succeed spends one of the address's
-	// failures: taken before anything runs, so parallel attempts cannot
-	// overdraw, and given back for a success or a 429.
-	if ok, retry := s.Failures.Take(client, now); !ok {
+	// An address that has spent its failed logins waits; every login that
+	// does not succeed, except a 429, is charged to its address.
+	if ok, retry := s.Failures.Allow(client, now); !ok {
 		return "", loginThrottled(retry, "too many failed logins from this address")
 	}
 	defer func() {
-		if e := AsError(err); err == nil || (e != nil && e.Kind == KindThrottled) {
-			s.Failures.Refund(client, s.Clock.Now())
+		if e := AsError(err); err != nil && (e == nil || e.Kind != KindThrottled) {
+			s.Failures.Fail(client, s.Clock.Now())
 		}
 	}()
 	if err := s.checkClientVersion(req.ClientVersion); err != nil {

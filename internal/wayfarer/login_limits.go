@@ -64,12 +64,16 @@ func (g *HashGate) Slots() int { return cap(g.slots) }
 
 // FailureLimiter bounds failed logins per client address, in memory of one
 // instance: a token bucket per address holding up to perMinute failures
-// and refilling at perMinute a minute. An attempt takes a token before it
-// runs and gives it back when it succeeds, so parallel attempts cannot
-// overdraw. Memory is bounded: a full bucket says nothing and is dropped
-// when room is needed; beyond maxAddresses busy addresses, arbitrary ones
-// are forgotten (an attacker with that many addresses is stopped by the
-// per-user lockout and the hash gate, not by this).
+// and refilling at perMinute a minute. A login is let in while its address
+// has a failure left (Allow) and charged when it fails (Fail). Logins in
+// flight are not charged, so an office's parallel logins are never
+// refused for failures they have not made; parallel failures beyond the
+// budget put the bucket in debt (down to a minute's worth), which the
+// address pays back before its next login, so the rate holds over time.
+// Memory is bounded: only addresses that failed have a bucket, a full
+// bucket says nothing and is dropped when room is needed, and beyond
+// maxAddresses arbitrary ones are forgotten (an attacker with that many
+// addresses is stopped by the lockout counters and the hash gate).
 type FailureLimiter struct {
 	perMinute    float64
 	maxAddresses int
@@ -97,11 +101,29 @@ func (l *FailureLimiter) refill(b *failureBucket, now time.Time) {
 	}
 }
 
-// Take takes one failure from addr's budget. When the budget is spent it
-// answers false and how long until a failure is allowed again.
-func (l *FailureLimiter) Take(addr string, now time.Time) (bool, time.Duration) {
+// Allow reports whether addr may try a login now; when not, how long
+// until it may.
+func (l *FailureLimiter) Allow(addr string, now time.Time) (bool, time.Duration) {
 	if l == nil {
 		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[addr]
+	if b == nil {
+		return true, 0
+	}
+	l.refill(b, now)
+	if b.tokens < 1 {
+		return false, time.Duration((1 - b.tokens) / l.perMinute * float64(time.Minute))
+	}
+	return true, 0
+}
+
+// Fail charges addr one failed login.
+func (l *FailureLimiter) Fail(addr string, now time.Time) {
+	if l == nil {
+		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -112,29 +134,12 @@ func (l *FailureLimiter) Take(addr string, now time.Time) (bool, time.Duration) 
 		l.buckets[addr] = b
 	}
 	l.refill(b, now)
-	if b.tokens < 1 {
-		return false, time.Duration((1 - b.tokens) / l.perMinute * float64(time.Minute))
-	}
-	b.tokens--
-	return true, 0
-}
-
-// Refund gives back a failure taken for an attempt that did not fail.
-func (l *FailureLimiter) Refund(addr string, now time.Time) {
-	if l == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if b := l.buckets[addr]; b != nil {
-		l.refill(b, now)
-		b.tokens = math.Min(l.perMinute, b.tokens+1)
-	}
+	b.tokens = math.Max(b.tokens-1, -l.perMinute)
 }
 
 // makeRoom keeps the map under maxAddresses: first it drops buckets that
-// have refilled (they hold nothing a fresh one would not), then, if that is
-// not enough, an eighth of the rest, so the work is paid once per many
+// have refilled (they hold nothing a missing one would not), then, if that
+// is not enough, an eighth of the rest, so the work is paid once per many
 // insertions.
 func (l *FailureLimiter) makeRoom(now time.Time) {
 	if len(l.buckets) < l.maxAddresses {
