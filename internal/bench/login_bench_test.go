@@ -120,6 +120,7 @@ func BenchmarkLoginFlood(b *testing.B) {
 		b.ReportMetric(float64(rep.Quiet.P99.Microseconds())/1000, "quiet-p99-ms")
 		b.ReportMetric(float64(rep.Flood.P99.Microseconds())/1000, "flood-p99-ms")
 		b.ReportMetric(rep.Ratio(), "p99-ratio")
+		b.ReportMetric(rep.MedianRatio(), "p99-ratio-median-round")
 		b.ReportMetric(float64(rep.Flood.Logins["429"]), "logins-429")
 		b.ReportMetric(float64(rep.Flood.Logins["timeout"]), "logins-timeout")
 		var md bytes.Buffer
