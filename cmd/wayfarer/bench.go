@@ -82,7 +82,7 @@ flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
 			&cli.IntFlag{Name: "hash-slots", Usage: "password checks at once (default: half the cores, at least 1)", Sources: cli.EnvVars("WAYFARER_HASH_SLOTS")},
 			&cli.DurationFlag{Name: "hash-wait", Value: app.DefaultHashWait, Usage: "how long a login waits for a password-check slot before 429 (0: not at all)", Sources: cli.EnvVars("WAYFARER_HASH_WAIT")},
 			&cli.BoolFlag{Name: "hash-process", Value: true, Usage: "check passwords in a child process at a low CPU priority (false: in the server process)", Sources: cli.EnvVars("WAYFARER_HASH_PROCESS")},
-			&cli.IntFlag{Name: "hash-nice", Value: app.DefaultHashNice, Usage: "nice level of that process (for measuring)"},
+			&cli.IntFlag{Name: "hash-nice", Value: app.DefaultHashNice, Usage: "nice level of that process (0-19)", Sources: cli.EnvVars("WAYFARER_HASH_NICE")},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -51,7 +51,7 @@ const (
 	DefaultMaxUserFailures  = 50
 	DefaultLoginFailureRate = 30
 	DefaultHashWait         = 500 * time.Millisecond
-	DefaultHashNice         = 10
+	DefaultHashNice         = 19
 	DefaultSessionCache     = 10_000
 	DefaultSessionPoll      = 500 * time.Millisecond
 	// hashWaitersPerSlot bounds how many logins wait for a hashing slot.
