@@ -29,8 +29,8 @@ type FloodConfig struct {
 	Rate     int           // person loads a second, spread over the loaders (default 100)
 	Loaders  int           // concurrent person-load clients (default 4)
 	Flooders int           // clients logging in back to back (default 32)
-	Phase    time.Duration // each phase (default 5s)
-	Rounds   int           // quiet/flood phase pairs (default 3)
+	Phase    time.Duration // each phase (default 2s)
+	Rounds   int           // quiet/flood phase pairs (default 15)
 	Timeout  time.Duration // a flood login's client timeout (default 10s)
 	Progress io.Writer
 }
@@ -73,11 +73,13 @@ func (c *FloodConfig) defaults() {
 	if c.Flooders <= 0 {
 		c.Flooders = 32
 	}
+	// Short phases, many of them: a stall of a shared host lands in
+	// either kind alike.
 	if c.Phase <= 0 {
-		c.Phase = 5 * time.Second
+		c.Phase = 2 * time.Second
 	}
 	if c.Rounds <= 0 {
-		c.Rounds = 3
+		c.Rounds = 15
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 10 * time.Second

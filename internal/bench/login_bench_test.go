@@ -103,7 +103,7 @@ func TestMain(m *testing.M) {
 // BenchmarkLoginFlood is the flood measurement as a go test benchmark,
 // with the production password parameters; it reports the person-load p99
 // with and without the flood and their ratio. One iteration runs
-// WAYFARER_FLOOD_ROUNDS (default 3) rounds of 5 s phases.
+// WAYFARER_FLOOD_ROUNDS (default 15) rounds of 2 s phases.
 //
 //	go test ./internal/bench -run '^$' -bench LoginFlood -benchtime 1x -timeout 10m
 func BenchmarkLoginFlood(b *testing.B) {
