@@ -181,6 +181,12 @@ func TestFailedLoginsPerAddressAreRateLimited(t *testing.T) {
 		if ra := r.Header.Get("Retry-After"); ra != "6" {
 			t.Errorf("Retry-After %q, want 6 (a failure every 6 s at 10 a minute)", ra)
 		}
+		// Refused before the alias is looked at: the log does not repeat it.
+		r, _ = s.Try("POST", "/login", map[string]string{"alias": "NOSUCHALIAS", "userName": "a", "password": "b"}, "X-Forwarded-For", "10.0.0.1")
+		wantResult(t, r, 429, wayfarer.CodeTooManyLogins, "login")
+		if strings.Contains(s.Logs.String(), "NOSUCHALIAS") {
+			t.Error("the log names an alias that names no agency")
+		}
 		// Another address is not affected.
 		r, _ = loginFrom(s, "10.0.0.2", "admin", "demo-admin")
 		wantResult(t, r, 200, 0, "")

@@ -56,8 +56,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, in loginBody) err
 		e.Method = wayfarer.MethodLogin
 	}
 	// The log names the agency only when the alias named one: an unknown
-	// alias is whatever the client typed, a card number included.
-	if (err == nil || (e != nil && e.Code != wayfarer.CodeInvalidAlias)) && !wayfarer.ContainsCardNumber(in.Alias) {
+	// alias is whatever the client typed, a card number included (a 109
+	// may come before the alias is looked at).
+	if (err == nil || (e != nil && e.Code != wayfarer.CodeInvalidAlias && e.Code != wayfarer.CodeTooManyLogins)) && !wayfarer.ContainsCardNumber(in.Alias) {
 		logOf(r.Context()).alias = wayfarer.NormalizeAlias(in.Alias)
 	}
 	if err != nil {
