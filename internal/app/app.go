@@ -249,7 +249,9 @@ func (a *App) followRevocations(cfg Config, log *slog.Logger) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		cache.Follow(ctx, a.DB, cfg.SessionPoll, a.DB.RevocationWakeups(ctx, log), log)
+		wake, listening := a.DB.RevocationWakeups(ctx, log)
+		cache.Follow(ctx, a.DB, cfg.SessionPoll, wake, log)
+		<-listening
 	}()
 	a.stopFollowing = func() { cancel(); <-done }
 }

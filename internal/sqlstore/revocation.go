@@ -104,18 +104,23 @@ func (db *DB) DeleteOldRevocations(ctx context.Context, before time.Time) (int64
 // connection of its own, which it takes from the pool while ctx lasts), or
 // nil where it cannot (SQLite: the cache polls). After every (re)connect it
 // sends once, so revocations missed while disconnected are read then.
-func (db *DB) RevocationWakeups(ctx context.Context, log *slog.Logger) <-chan struct{} {
+// stopped is closed once the listener has let its connection go after ctx
+// ended.
+func (db *DB) RevocationWakeups(ctx context.Context, log *slog.Logger) (wake <-chan struct{}, stopped <-chan struct{}) {
+	done := make(chan struct{})
 	if db.Dialect.waitNotification == nil {
-		return nil
+		close(done)
+		return nil, done
 	}
-	wake := make(chan struct{}, 1)
+	w := make(chan struct{}, 1)
 	signal := func() {
 		select {
-		case wake <- struct{}{}:
+		case w <- struct{}{}:
 		default:
 		}
 	}
 	go func() {
+		defer close(done)
 		for ctx.Err() == nil {
 			err := db.listen(ctx, signal)
 			if ctx.Err() != nil {
@@ -128,7 +133,7 @@ func (db *DB) RevocationWakeups(ctx context.Context, log *slog.Logger) <-chan st
 			}
 		}
 	}()
-	return wake
+	return w, done
 }
 
 // listen holds one connection listening for revocations until it fails or
