@@ -35,13 +35,18 @@ ALTER TABLE app_user ADD COLUMN locked BOOLEAN NOT NULL DEFAULT FALSE;
 -- Writers hold an EXCLUSIVE lock on the table from the start of their
 -- transaction to its commit (sqlstore/revocation.go), so seq follows
 -- commit order and a reader never skips a row that commits late.
+-- Keyed by agency like every agency-owned table; readers follow seq, one
+-- order for all agencies (on a distributed PostgreSQL, make the table a
+-- reference table: its readers need that one order).
 CREATE TABLE session_revocation (
-    seq         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     agency_id   BIGINT NOT NULL,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,
     app_user_id BIGINT,              -- set: every session of this user
     token_id    BIGINT,              -- set: this session
-    created_at  TIMESTAMPTZ NOT NULL
+    created_at  TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (agency_id, seq)
 );
+CREATE INDEX session_revocation_seq ON session_revocation (seq);
 CREATE INDEX session_revocation_created ON session_revocation (created_at);
 
 -- Wakes every instance's session cache (LISTEN wayfarer_session_revoked)
