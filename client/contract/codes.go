@@ -15,6 +15,7 @@ const (
 	CodeAgencyNotInitialized   = 106
 	CodeAgencyDisabled         = 107
 	CodeAgencyCancelled        = 108
+	CodeTooManyLogins          = 109 // Wayfarer's own: a login refused for now (429), docs/security.md
 	CodeTokenInvalid           = 300
 	CodeTokenExpired           = 301
 	CodeTokenMissing           = 302

@@ -26,6 +26,10 @@ func adminCommand() *cli.Command {
   wayfarer admin user set-password --alias ACME --user ann     (reads the password from stdin or a prompt)
   wayfarer admin user link-advisor --alias ACME --user ann --advisor "Ann Advisor"
 
+Changing a user's password, permissions, branch or advisors, disabling or
+locking the user, and disabling or cancelling an agency end the sessions
+concerned at once, also on running servers (within a second).
+
 Permission names for --person: select, read, insert, update, delete, allusers,
 allbranches, decrypt, export, import, all, none. Without allusers a user sees
 only persons of its linked advisors; without allbranches only its branch's.`,
@@ -87,14 +91,17 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 					if err != nil {
 						return err
 					}
-					users, err := a.DB.ListUsers(ctx, ag.ID)
+					users, err := a.DB.ListUsers(ctx, ag.ID, a.Clock.Now())
 					for _, u := range users {
 						state := "enabled"
 						if !u.Enabled {
 							state = "disabled"
 						}
-						if u.Locked(a.Clock.Now()) {
+						if u.Locked {
 							state += ",locked"
+						}
+						if u.LockedOut {
+							state += ",locked-out"
 						}
 						fmt.Fprintf(cmd.Root().Writer, "%-16s %-8s %-16s person=%s\n", u.UserName, u.Type, state, u.Person)
 					}
@@ -114,31 +121,41 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 						if err != nil {
 							return err
 						}
-						return a.DB.SetUserPermissions(ctx, u.AgencyID, u.ID, p)
+						return a.Admin.SetPermissions(ctx, u, p)
 					}),
-				userCommand("link-advisor", "link a user to advisor profiles (repeat --advisor)", []cli.Flag{&cli.StringSliceFlag{Name: "advisor", Required: true, Usage: "advisor profile name"}}, alias, user,
+				userCommand("set-branch", "move a user to a branch (--branch \"\": none); its sessions end", []cli.Flag{&cli.StringFlag{Name: "branch", Required: true, Usage: "branch name"}}, alias, user,
+					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+						return a.Admin.SetBranch(ctx, u, cmd.String("branch"))
+					}),
+				userCommand("link-advisor", "link a user to advisor profiles (repeat --advisor); its sessions end", []cli.Flag{&cli.StringSliceFlag{Name: "advisor", Required: true, Usage: "advisor profile name"}}, alias, user,
 					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
 						for _, name := range cmd.StringSlice("advisor") {
-							id, err := a.DB.ProfileByName(ctx, u.AgencyID, wayfarer.ProfileAdvisor, name)
-							if errors.Is(err, wayfarer.ErrNotFound) {
-								return fmt.Errorf("no advisor profile %q", name)
-							} else if err != nil {
+							if err := a.Admin.LinkAdvisor(ctx, u, name); err != nil {
 								return err
 							}
-							if err := a.DB.LinkUserAdvisor(ctx, u.AgencyID, u.ID, id); err != nil {
+						}
+						return nil
+					}),
+				userCommand("unlink-advisor", "remove a user's links to advisor profiles (repeat --advisor); its sessions end", []cli.Flag{&cli.StringSliceFlag{Name: "advisor", Required: true, Usage: "advisor profile name"}}, alias, user,
+					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+						for _, name := range cmd.StringSlice("advisor") {
+							if err := a.Admin.UnlinkAdvisor(ctx, u, name); err != nil {
 								return err
 							}
 						}
 						return nil
 					}),
 				userCommand("enable", "enable a user", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
-					return a.DB.SetUserEnabled(ctx, u.AgencyID, u.ID, true)
+					return a.Admin.SetEnabled(ctx, u, true)
 				}),
 				userCommand("disable", "disable a user (its sessions end)", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
-					return a.DB.SetUserEnabled(ctx, u.AgencyID, u.ID, false)
+					return a.Admin.SetEnabled(ctx, u, false)
 				}),
-				userCommand("unlock", "lift a lockout after failed logins", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
-					return a.DB.UnlockUser(ctx, u.AgencyID, u.ID)
+				userCommand("lock", "lock a user until unlocked (its sessions end; logins answer 103)", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+					return a.Admin.Lock(ctx, u)
+				}),
+				userCommand("unlock", "lift a lock, and every lockout after failed logins", nil, alias, user, func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
+					return a.Admin.Unlock(ctx, u)
 				}),
 			}},
 		},
@@ -148,7 +165,8 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 // adminAction opens the database (applying migrations) for f.
 func adminAction(f func(ctx context.Context, cmd *cli.Command, a *app.App) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		a, err := app.Open(ctx, app.Config{DB: cmd.String("db"), NoMigrate: cmd.Bool("no-migrate")}, slog.New(slog.DiscardHandler), wayfarer.SystemClock{})
+		// A command runs and ends: no session cache to keep.
+		a, err := app.Open(ctx, app.Config{DB: cmd.String("db"), NoMigrate: cmd.Bool("no-migrate"), SessionCache: -1}, slog.New(slog.DiscardHandler), wayfarer.SystemClock{})
 		if err != nil {
 			return err
 		}
@@ -163,7 +181,7 @@ func agencyStatusCommand(name, usage string, st wayfarer.AgencyStatus, alias cli
 		if err != nil {
 			return err
 		}
-		if err := a.DB.SetAgencyStatus(ctx, ag.ID, st); err != nil {
+		if err := a.Admin.SetAgencyStatus(ctx, ag, st); err != nil {
 			return err
 		}
 		fmt.Fprintf(cmd.Root().Writer, "agency %s is now %s\n", ag.Alias, st)

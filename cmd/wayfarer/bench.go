@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/bench"
 )
 
@@ -31,6 +32,7 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		},
+		Commands: []*cli.Command{floodCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			cfg, err := demoConfig(cmd)
 			if err != nil {
@@ -50,6 +52,48 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 			}
 			rep, err := bench.Run(ctx, bench.Config{App: cfg, Persons: int(cmd.Int("persons")), Duration: cmd.Duration("duration"),
 				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr})
+			if err != nil {
+				return err
+			}
+			return rep.WriteMarkdown(os.Stdout)
+		},
+	}
+}
+
+func floodCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "flood",
+		Usage: "measure person loads with and without a login flood",
+		Description: `Starts the real server on a loopback port (production password hashing:
+argon2id 64 MiB, t=3, p=2) and loads persons (GET /person/{recNo}) at a
+steady --rate, alternately alone and beside --flooders clients logging in back
+to back, for --rounds pairs of phases. Prints the Markdown table of
+BENCHMARKS.md ("Logins under a flood"): person-load p50/p99 per phase, the
+flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
+
+  wayfarer --db /tmp/flood.db bench flood
+  wayfarer --db /tmp/flood.db bench flood --hash-slots 2 --hash-wait 250ms`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "rate", Value: 100, Usage: "person loads a second"},
+			&cli.IntFlag{Name: "loaders", Value: 4, Usage: "concurrent person-load clients"},
+			&cli.IntFlag{Name: "flooders", Value: 32, Usage: "clients logging in back to back during a flood phase"},
+			&cli.DurationFlag{Name: "phase", Value: 2 * time.Second, Usage: "length of each phase"},
+			&cli.IntFlag{Name: "rounds", Value: 15, Usage: "quiet/flood phase pairs"},
+			&cli.IntFlag{Name: "hash-slots", Usage: "password checks at once (default: half the cores, at least 1)", Sources: cli.EnvVars("WAYFARER_HASH_SLOTS")},
+			&cli.DurationFlag{Name: "hash-wait", Value: app.DefaultHashWait, Usage: "how long a login waits for a password-check slot before 429 (0: not at all)", Sources: cli.EnvVars("WAYFARER_HASH_WAIT")},
+			&cli.BoolFlag{Name: "hash-process", Value: true, Usage: "check passwords in a child process at a low CPU priority (false: in the server process)", Sources: cli.EnvVars("WAYFARER_HASH_PROCESS")},
+			&cli.IntFlag{Name: "hash-nice", Value: app.DefaultHashNice, Usage: "nice level of that process (0-19)", Sources: cli.EnvVars("WAYFARER_HASH_NICE")},
+			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			cfg, err := demoConfig(cmd)
+			if err != nil {
+				return err
+			}
+			cfg.HashSlots, cfg.HashWait = int(cmd.Int("hash-slots")), hashWait(cmd.Duration("hash-wait"))
+			cfg.HashProcess, cfg.HashNice = cmd.Bool("hash-process"), int(cmd.Int("hash-nice"))
+			rep, err := bench.RunFlood(ctx, bench.FloodConfig{App: cfg, Rate: int(cmd.Int("rate")), Loaders: int(cmd.Int("loaders")),
+				Flooders: int(cmd.Int("flooders")), Phase: cmd.Duration("phase"), Rounds: int(cmd.Int("rounds")), Progress: os.Stderr})
 			if err != nil {
 				return err
 			}

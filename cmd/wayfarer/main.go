@@ -11,12 +11,15 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/wayfarerhq/wayfarer/internal/password"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
 func main() {
+	password.ServeWorkerIfChild() // a password worker started by serve runs no command
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := rootCommand().Run(ctx, os.Args); err != nil {

@@ -44,8 +44,16 @@ func instanceFlags() []cli.Flag {
 		&cli.StringFlag{Name: "db-replica", Usage: "postgres:// URL of a read replica for searches with readOnlyIntent", Sources: cli.EnvVars("WAYFARER_DB_REPLICA")},
 		&cli.StringFlag{Name: "token-key", Usage: "HMAC key (32+ bytes) for identity tokens; default: generated once and kept in the database", Sources: cli.EnvVars("WAYFARER_TOKEN_KEY")},
 		&cli.DurationFlag{Name: "token-lifetime", Value: 30 * time.Minute, Usage: "identity token lifetime", Sources: cli.EnvVars("WAYFARER_TOKEN_LIFETIME")},
-		&cli.IntFlag{Name: "max-failed-logins", Value: 5, Usage: "consecutive failed logins before a user is locked", Sources: cli.EnvVars("WAYFARER_MAX_FAILED_LOGINS")},
+		&cli.IntFlag{Name: "max-failed-logins", Value: 5, Usage: "failed logins from one address that lock a user name for that address", Sources: cli.EnvVars("WAYFARER_MAX_FAILED_LOGINS")},
+		&cli.IntFlag{Name: "max-failed-logins-per-user", Value: app.DefaultMaxUserFailures, Usage: "failed logins from all addresses within --lockout that lock a user name for everybody (0: never)", Sources: cli.EnvVars("WAYFARER_MAX_FAILED_LOGINS_PER_USER")},
 		&cli.DurationFlag{Name: "lockout", Value: 15 * time.Minute, Usage: "how long a lockout lasts", Sources: cli.EnvVars("WAYFARER_LOCKOUT")},
+		&cli.IntFlag{Name: "login-failure-rate", Value: app.DefaultLoginFailureRate, Usage: "failed logins a minute per client address, then 429 (0: no limit)", Sources: cli.EnvVars("WAYFARER_LOGIN_FAILURE_RATE")},
+		&cli.StringFlag{Name: "trusted-proxies", Usage: "comma-separated CIDRs of proxies whose X-Forwarded-For names the client (default: none; the connection's address is the client)", Sources: cli.EnvVars("WAYFARER_TRUSTED_PROXIES")},
+		&cli.IntFlag{Name: "hash-slots", Usage: "password checks at once (default: half the cores, at least 1)", Sources: cli.EnvVars("WAYFARER_HASH_SLOTS")},
+		&cli.DurationFlag{Name: "hash-wait", Value: app.DefaultHashWait, Usage: "how long a login waits for a password-check slot before 429 (0: not at all)", Sources: cli.EnvVars("WAYFARER_HASH_WAIT")},
+		&cli.BoolFlag{Name: "hash-process", Value: true, Usage: "check passwords in a child process at a low CPU priority, so a login flood cannot slow other requests (false: in the server process)", Sources: cli.EnvVars("WAYFARER_HASH_PROCESS")},
+		&cli.IntFlag{Name: "hash-nice", Value: app.DefaultHashNice, Usage: "nice level of that process, 1-19 (lower: logins keep more CPU while other requests load the server)", Sources: cli.EnvVars("WAYFARER_HASH_NICE")},
+		&cli.IntFlag{Name: "session-cache", Value: app.DefaultSessionCache, Usage: "sessions kept in memory (0: none; every request reads the database)", Sources: cli.EnvVars("WAYFARER_SESSION_CACHE")},
 		&cli.StringFlag{Name: "min-client-version", Usage: "refuse logins whose " + contract.ClientVersionHeader + " header is lower (default: accept all)", Sources: cli.EnvVars("WAYFARER_MIN_CLIENT_VERSION")},
 		&cli.Int64Flag{Name: "body-limit", Value: 1 << 20, Usage: "largest request body in bytes", Sources: cli.EnvVars("WAYFARER_BODY_LIMIT")},
 		&cli.Int64Flag{Name: "max-search-rows", Value: app.DefaultMaxSearchRows, Usage: "most rows one search answers; larger answers are refused, asking for pages (0: no limit)", Sources: cli.EnvVars("WAYFARER_MAX_SEARCH_ROWS")},
@@ -68,7 +76,15 @@ func instanceConfig(cmd *cli.Command) app.Config {
 		TokenKey:          cmd.String("token-key"),
 		TokenLifetime:     cmd.Duration("token-lifetime"),
 		MaxFailures:       int(cmd.Int("max-failed-logins")),
+		MaxUserFailures:   zeroOff(cmd.Int("max-failed-logins-per-user")),
 		LockoutDuration:   cmd.Duration("lockout"),
+		LoginFailureRate:  zeroOff(cmd.Int("login-failure-rate")),
+		TrustedProxies:    cmd.String("trusted-proxies"),
+		HashSlots:         int(cmd.Int("hash-slots")),
+		HashWait:          hashWait(cmd.Duration("hash-wait")),
+		HashProcess:       cmd.Bool("hash-process"),
+		HashNice:          int(cmd.Int("hash-nice")),
+		SessionCache:      zeroOff(cmd.Int("session-cache")),
 		MinClientVersion:  cmd.String("min-client-version"),
 		BodyLimit:         cmd.Int64("body-limit"),
 		MaxSearchRows:     maxSearchRows(cmd.Int64("max-search-rows")),
@@ -82,6 +98,23 @@ func instanceConfig(cmd *cli.Command) app.Config {
 			MaxBytes: cmd.Int64("attachment-max-bytes"), MaxPersonBytes: cmd.Int64("attachment-max-person-bytes"),
 		},
 	}
+}
+
+// zeroOff maps a flag's "0: off" onto app.Config's negative (its 0 is
+// the default).
+func zeroOff(flag int) int {
+	if flag == 0 {
+		return -1
+	}
+	return flag
+}
+
+// hashWait maps --hash-wait 0 (answer 429 at once) onto app.Config's negative.
+func hashWait(flag time.Duration) time.Duration {
+	if flag == 0 {
+		return -1
+	}
+	return flag
 }
 
 // maxSearchRows maps the flag's "0: no limit" onto app.Config's negative.

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"runtime"
 	"time"
 
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
@@ -26,8 +28,11 @@ type Config struct {
 	NoMigrate         bool   // check that no migration is pending instead of applying them
 	TokenKey          string // HMAC key for identity tokens; empty: generated once and kept in the database
 	TokenLifetime     time.Duration
-	MaxFailures       int
+	MaxFailures       int // failed logins from one address that lock a name for it
+	MaxUserFailures   int // failed logins from all addresses that lock a name for all; negative: no such lock
 	LockoutDuration   time.Duration
+	LoginFailureRate  int    // failed logins a minute per client address; negative: no limit
+	TrustedProxies    string // comma-separated CIDRs whose X-Forwarded-For names the client
 	MinClientVersion  string
 	BodyLimit         int64
 	MaxSearchRows     int64         // rows of one search answer; 0: DefaultMaxSearchRows, negative: no bound
@@ -38,12 +43,40 @@ type Config struct {
 	UnknownFields     string        // request members no field table knows: "reject" (default) or "warn"
 	BuildVersion      string
 	PasswordParams    password.Params
-	HashConcurrency   int
+	HashSlots         int           // password checks at once (default: half the cores, at least 1)
+	HashWait          time.Duration // how long a login waits for a hashing slot before 429
+	HashProcess       bool          // check passwords in a child process at a low CPU priority (serve does)
+	HashNice          int           // that process's nice level (default DefaultHashNice)
+	SessionCache      int           // sessions kept in memory; negative: none (every request asks the store)
+	SessionPoll       time.Duration // how often the revocation log is read
 
 	// Attachments bound the bytes of file attachments, per file and per
 	// person (--attachment-max-bytes, --attachment-max-person-bytes); zero: the defaults.
 	Attachments wayfarer.AttachmentLimits
 }
+
+// Defaults of the login defences (docs/security.md, "Logins and lockout").
+const (
+	DefaultMaxUserFailures  = 50
+	DefaultLoginFailureRate = 30
+	DefaultHashWait         = 500 * time.Millisecond
+	DefaultHashNice         = 19
+	DefaultSessionCache     = 10_000
+	DefaultSessionPoll      = 500 * time.Millisecond
+	// hashWaitersPerSlot bounds how many logins wait for a hashing slot.
+	hashWaitersPerSlot = 64
+	// sessionTTL bounds how long a session is served from memory before it
+	// is read again; sessionStaleAfter is how long the cache stays in use
+	// while the revocation log cannot be read.
+	sessionTTL        = 30 * time.Second
+	sessionStaleAfter = 5 * time.Second
+	// failureAddresses bounds the addresses the per-address limit remembers.
+	failureAddresses = 100_000
+)
+
+// DefaultHashSlots is half the cores, at least one: an argon2id check with
+// parallelism 2 keeps two cores busy.
+func DefaultHashSlots() int { return max(1, runtime.NumCPU()/2) }
 
 // DefaultMaxSearchRows is the most rows one search answers unless
 // configured otherwise (docs/search.md, "Paging").
@@ -76,8 +109,26 @@ func (c *Config) Defaults() {
 	if c.PasswordParams == (password.Params{}) {
 		c.PasswordParams = password.DefaultParams
 	}
-	if c.HashConcurrency == 0 {
-		c.HashConcurrency = 4
+	if c.MaxUserFailures == 0 {
+		c.MaxUserFailures = DefaultMaxUserFailures
+	}
+	if c.LoginFailureRate == 0 {
+		c.LoginFailureRate = DefaultLoginFailureRate
+	}
+	if c.HashSlots <= 0 {
+		c.HashSlots = DefaultHashSlots()
+	}
+	if c.HashWait == 0 {
+		c.HashWait = DefaultHashWait
+	}
+	if c.HashNice == 0 {
+		c.HashNice = DefaultHashNice
+	}
+	if c.SessionCache == 0 {
+		c.SessionCache = DefaultSessionCache
+	}
+	if c.SessionPoll <= 0 {
+		c.SessionPoll = DefaultSessionPoll
 	}
 }
 
@@ -91,6 +142,9 @@ type App struct {
 	Clock  wayfarer.Clock
 	// CardKeys is the card keyset in use; nil when none is configured.
 	CardKeys *vault.Ring
+
+	stopFollowing func()           // ends the session cache's revocation follower
+	hashWorker    *password.Worker // the child process checking passwords, if any
 }
 
 // Open opens and migrates the database and wires the services.
@@ -144,13 +198,23 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	} else if len(key) < 32 {
 		return nil, fmt.Errorf("the token key must be at least 32 bytes long")
 	}
-	hasher := password.New(cfg.PasswordParams, cfg.HashConcurrency)
+	proxies, err := whttp.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	hasher := password.New(cfg.PasswordParams, cfg.HashSlots)
+	worker := startHashWorker(cfg, hasher, log)
 	login := &wayfarer.LoginService{
 		Store: db, Hasher: hasher, Tokens: token.NewCodec(key, clock.Now), Clock: clock,
 		Config: wayfarer.LoginConfig{
-			MaxFailures: cfg.MaxFailures, LockoutDuration: cfg.LockoutDuration,
+			Lockout: wayfarer.LockoutPolicy{MaxFailures: cfg.MaxFailures, MaxUserFailures: max(cfg.MaxUserFailures, 0),
+				Lockout: cfg.LockoutDuration},
 			TokenLifetime: cfg.TokenLifetime, MinClientVersion: cfg.MinClientVersion, AppName: "Wayfarer",
 		},
+		Hashing: wayfarer.NewHashGate(cfg.HashSlots, cfg.HashWait, cfg.HashSlots*hashWaitersPerSlot),
+	}
+	if cfg.LoginFailureRate > 0 {
+		login.Failures = wayfarer.NewFailureLimiter(cfg.LoginFailureRate, failureAddresses)
 	}
 	ring, err := openCardKeys(ctx, db, cfg, log, clock)
 	if err != nil {
@@ -160,22 +224,76 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	if err != nil {
 		return nil, err
 	}
-	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown}, log)
+	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown, TrustedProxies: proxies}, log)
 	srv.Login = login
 	srv.DB = db
 	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring), Clock: clock, Log: log, Attachments: cfg.Attachments.WithDefaults()}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
-	return &App{
-		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring,
+	a := &App{
+		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring, hashWorker: worker,
 		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
-	}, nil
+	}
+	if cfg.SessionCache > 0 {
+		a.followRevocations(cfg, log)
+	}
+	return a, nil
 }
 
-// Close releases the database.
-func (a *App) Close() error { return a.DB.Close() }
+// startHashWorker moves password checks into a child process at a low CPU
+// priority (password.Worker), so that a flood of logins cannot take the
+// cores from other requests. Where the child cannot start, checks run in
+// this process, as in tests.
+func startHashWorker(cfg Config, hasher *password.Hasher, log *slog.Logger) *password.Worker {
+	if !cfg.HashProcess {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		var w *password.Worker
+		if w, err = password.StartWorker(exe, cfg.HashNice); err == nil {
+			hasher.UseWorker(w)
+			return w
+		}
+	}
+	log.Warn("password checks run in the server process: no worker process", "error", err.Error())
+	return nil
+}
 
-// SweepTokens deletes expired sessions, and failed logins of unknown names
-// a day old, every interval until ctx ends.
+// followRevocations gives the login service a session cache and keeps it
+// following the revocation log until Close: revocations committed through
+// this instance apply at once, those of other processes on the next read
+// of the log (woken at once by PostgreSQL's NOTIFY, else every SessionPoll).
+func (a *App) followRevocations(cfg Config, log *slog.Logger) {
+	cache := wayfarer.NewSessionCache(wayfarer.SessionCacheConfig{
+		Size: cfg.SessionCache, TTL: sessionTTL, StaleAfter: sessionStaleAfter}, a.Clock)
+	a.Login.Sessions = cache
+	a.DB.OnRevoke(cache.Revoke)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		wake, listening := a.DB.RevocationWakeups(ctx, log)
+		cache.Follow(ctx, a.DB, cfg.SessionPoll, wake, log)
+		<-listening
+	}()
+	a.stopFollowing = func() { cancel(); <-done }
+}
+
+// Close stops following revocations, ends the password worker and
+// releases the database.
+func (a *App) Close() error {
+	if a.stopFollowing != nil {
+		a.stopFollowing()
+	}
+	if a.hashWorker != nil {
+		_ = a.hashWorker.Close()
+	}
+	return a.DB.Close()
+}
+
+// SweepTokens deletes expired sessions, failed-login counters a day old
+// (unless they still lock) and revocations an hour old, every interval
+// until ctx ends.
 func (a *App) SweepTokens(ctx context.Context, interval time.Duration, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -190,8 +308,12 @@ func (a *App) SweepTokens(ctx context.Context, interval time.Duration, log *slog
 			} else if n > 0 {
 				log.Info("expired sessions removed", "count", n)
 			}
-			if _, err := a.DB.DeleteStaleLoginFailures(ctx, now.Add(-24*time.Hour), now); err != nil {
+			if _, err := a.DB.DeleteStaleLoginAttempts(ctx, now.Add(-24*time.Hour), now); err != nil {
 				log.Warn("login failure sweep failed", "error", err.Error())
+			}
+			// Revocations are stamped with the real time, not the clock.
+			if _, err := a.DB.DeleteOldRevocations(ctx, time.Now().Add(-time.Hour)); err != nil {
+				log.Warn("revocation sweep failed", "error", err.Error())
 			}
 		}
 	}

@@ -160,16 +160,17 @@ func (in *instance) waitReady(t *testing.T) {
 
 // startPair starts two instances on one fresh database at the same moment,
 // so that both migrate (and create the token key) concurrently; with
-// bothDemo both also create the demo data, else A alone does.
-func startPair(t *testing.T, bothDemo bool) (a, b *instance) {
+// bothDemo both also create the demo data, else A alone does. Both get
+// the serve flags extra.
+func startPair(t *testing.T, bothDemo bool, extra ...string) (a, b *instance) {
 	t.Helper()
 	db := testserver.FreshPostgres(t) // skips (fails under CI=true) without PostgreSQL
 	wayfarerBinary(t)
-	var bArgs []string
+	bArgs := extra
 	if bothDemo {
-		bArgs = []string{"--demo"}
+		bArgs = append([]string{"--demo"}, extra...)
 	}
-	a, b = spawn(t, "A", db, "--demo"), spawn(t, "B", db, bArgs...)
+	a, b = spawn(t, "A", db, append([]string{"--demo"}, extra...)...), spawn(t, "B", db, bArgs...)
 	a.waitListening(t)
 	b.waitListening(t)
 	return a, b
@@ -206,7 +207,9 @@ func TestTwoDemoInstancesStartTogether(t *testing.T) {
 }
 
 func TestTwoInstancesOneDatabase(t *testing.T) {
-	a, b := startPair(t, false)
+	// Logins wait for a hashing slot long enough that a burst of them is
+	// counted by the lockout rather than answered 429 by the hashing gate.
+	a, b := startPair(t, false, "--hash-wait", "30s")
 
 	t.Run("a token issued by one works on the other; logout on one ends it on both", func(t *testing.T) {
 		tok := token(t, login(t, a, "admin", "demo-admin"))
@@ -229,6 +232,9 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 		wantCode(t, "right password on A after 5 failures", login(t, a, "viewer", "demo-viewer"), 401, 103)
 		wantCode(t, "right password on B after 5 failures", login(t, b, "viewer", "demo-viewer"), 401, 103)
 	})
+
+	t.Run("a logout on one is refused by the other within a second", func(t *testing.T) { logoutReachesTheOther(t, a, b) })
+	t.Run("an admin command ends sessions on both within a second", func(t *testing.T) { adminCommandReachesBoth(t, a, b) })
 
 	t.Run("a card encrypted by one is read by the other", func(t *testing.T) {
 		tok := token(t, login(t, a, "admin", "demo-admin"))
@@ -292,6 +298,9 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 			}
 		}
 	})
+
+	// Last: the burst spends this address's failed-login budget (429 for a minute).
+	t.Run("150 parallel guesses over both instances: at most 5 answer 101", func(t *testing.T) { parallelGuessesOverBoth(t, a, b) })
 
 	t.Run("both are still healthy", func(t *testing.T) {
 		for _, s := range []*instance{a, b} {

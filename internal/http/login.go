@@ -46,15 +46,16 @@ func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error 
 func (s *Server) login(w http.ResponseWriter, r *http.Request, in contract.LoginRequest) error {
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
 		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
-		ClientVersion: r.Header.Get(contract.ClientVersionHeader), ClientIP: clientIP(r),
+		ClientVersion: r.Header.Get(contract.ClientVersionHeader), ClientIP: clientIP(r, s.Config.TrustedProxies),
 	})
 	e := wayfarer.AsError(err)
 	if e != nil {
 		e.Method = wayfarer.MethodLogin
 	}
 	// The log names the agency only when the alias named one: an unknown
-	// alias is whatever the client typed, a card number included.
-	if (err == nil || (e != nil && e.Code != contract.CodeInvalidAlias)) && !wayfarer.ContainsCardNumber(in.Alias) {
+	// alias is whatever the client typed, a card number included (a 109
+	// may come before the alias is looked at).
+	if (err == nil || (e != nil && e.Code != contract.CodeInvalidAlias && e.Code != contract.CodeTooManyLogins)) && !wayfarer.ContainsCardNumber(in.Alias) {
 		logOf(r.Context()).alias = wayfarer.NormalizeAlias(in.Alias)
 	}
 	if err != nil {

@@ -478,6 +478,7 @@ func TestOpenAPIErrorsAndDecisions(t *testing.T) {
 		}
 	}
 	decided(doc.get(t, "components", "responses", "PersonNotFound"), "404/601 answer")
+	decided(doc.get(t, "components", "responses", "TooManyLogins"), "429/109 answer")
 	decided(doc.get(t, "components", "parameters", "ClientVersion"), "X-Client-Version header")
 	decided(doc.get(t, "components", "schemas", "TagsSearchParams"), "TagsSearchParams")
 	decided(doc.get(t, "components", "schemas", "DateTimeUTCSearchParam"), "DateTimeUTCSearchParam")
@@ -509,7 +510,7 @@ func TestOpenAPIErrorsAndDecisions(t *testing.T) {
 
 	// The result code table of docs/api.md is in the description.
 	desc, _ := doc.get(t, "info")["description"].(string)
-	for _, code := range []int{0, 100, 108, 300, 305, 404, 405, 406, 407, 408, 410, 411, 413, 600, 601, 602, 900, 901} {
+	for _, code := range []int{0, 100, 108, 109, 300, 305, 404, 405, 406, 407, 408, 410, 411, 412, 413, 420, 600, 601, 602, 900, 901} {
 		if !strings.Contains(desc, "| "+strconv.Itoa(code)+" |") {
 			t.Errorf("info.description: no row for result code %d", code)
 		}

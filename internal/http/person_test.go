@@ -836,6 +836,9 @@ func TestPersonPermissions(t *testing.T) {
 			wayfarer.PermSelect|wayfarer.PermRead|wayfarer.PermInsert|wayfarer.PermAllUsers|wayfarer.PermAllBranches); err != nil {
 			t.Fatal(err)
 		}
+		// New permissions end the user's sessions: a new login has them.
+		wantResult(t, viewer.do("GET", fmt.Sprintf("/person/%d", mine), nil), 401, contract.CodeTokenNotInStore, "identityToken")
+		viewer = clientFor(t, s, "viewer")
 		old := viewer.load(mine)
 		n := clone(t, old)
 		n.FirstName = wayfarer.Some("Kenneth")

@@ -2,7 +2,9 @@ package http
 
 import (
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
@@ -19,6 +21,7 @@ var statusOf = map[wayfarer.Kind]int{
 	wayfarer.KindPreconditionFailed: http.StatusPreconditionFailed,
 	wayfarer.KindTooLarge:           http.StatusRequestEntityTooLarge,
 	wayfarer.KindUnavailable:        http.StatusServiceUnavailable,
+	wayfarer.KindThrottled:          http.StatusTooManyRequests,
 	wayfarer.KindInternal:           http.StatusInternalServerError,
 }
 
@@ -53,6 +56,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, m
 	}
 	if e.Method == "" {
 		e.Method = method
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds()))))
 	}
 	writeJSON(w, statusOf[e.Kind], contract.Result{ResultCode: e.Code, ResultDescription: e.Message, Method: e.Method})
 }

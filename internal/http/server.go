@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -27,6 +28,8 @@ type Config struct {
 	BodyLimit     int64  // bytes; 0 means 1 MiB
 	BuildVersion  string // Wayfarer's own version, sent as X-Wayfarer-Version
 	UnknownFields jsoncodec.UnknownFields
+	// TrustedProxies may name the client in X-Forwarded-For (clientaddr.go).
+	TrustedProxies []netip.Prefix
 }
 
 // Server serves the Wayfarer interface.
@@ -202,14 +205,6 @@ func bearerToken(r *http.Request) string {
 		return strings.TrimSpace(h[7:])
 	}
 	return ""
-}
-
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // Run serves on l until ctx ends, then stops accepting and lets requests in

@@ -31,6 +31,7 @@ type Hasher struct {
 	Params Params
 	slots  chan struct{}
 	dummy  string
+	worker *Worker // nil: keys are derived in this process
 }
 
 // New returns a hasher running at most maxConcurrent hashes at once.
@@ -71,9 +72,19 @@ func (h *Hasher) Verify(password, encoded string) bool {
 // Burn spends one verification's cost, so unknown users are not faster.
 func (h *Hasher) Burn(password string) { h.Verify(password, h.dummy) }
 
+// UseWorker derives keys in w's child process from now on (before the
+// hasher is shared).
+func (h *Hasher) UseWorker(w *Worker) { h.worker = w }
+
 func (h *Hasher) derive(password, salt []byte, p Params) []byte {
 	h.slots <- struct{}{}
 	defer func() { <-h.slots }()
+	if h.worker != nil {
+		if key, err := h.worker.Derive(password, salt, p); err == nil {
+			return key
+		}
+		// The worker died: this check runs here, the next starts a new one.
+	}
 	return argon2.IDKey(password, salt, p.Iterations, p.MemoryKiB, p.Parallelism, p.KeyLen)
 }
 

@@ -14,34 +14,26 @@ func (db *DB) insertID(ctx context.Context, query string, args ...any) (int64, e
 	return id, err
 }
 
-func (db *DB) exec(ctx context.Context, query string, args ...any) error {
-	res, err := db.primary.ExecContext(ctx, db.q(query), args...)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return wayfarer.ErrNotFound
-	}
-	return nil
-}
-
 // CreateAgency inserts an agency.
 func (db *DB) CreateAgency(ctx context.Context, a wayfarer.Agency) (int64, error) {
 	return db.insertID(ctx, `INSERT INTO agency (alias, name, status, max_password_age_days, created_at) VALUES (?, ?, ?, ?, ?)`,
 		wayfarer.NormalizeAlias(a.Alias), a.Name, a.Status, a.MaxPasswordAgeDays, ts(time.Now()))
 }
 
-// SetAgencyStatus changes an agency's status; leaving active ends its sessions.
+// SetAgencyStatus changes an agency's status; leaving active ends its
+// sessions on every instance.
 func (db *DB) SetAgencyStatus(ctx context.Context, agencyID int64, s wayfarer.AgencyStatus) error {
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+	return db.revokingTx(ctx, func(tx *sql.Tx, revoke func(wayfarer.Revocation) error) error {
 		if _, err := tx.ExecContext(ctx, db.q(`UPDATE agency SET status = ? WHERE rec_no = ?`), s, agencyID); err != nil {
 			return err
 		}
 		if s == wayfarer.AgencyActive {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ?`), agencyID)
-		return err
+		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ?`), agencyID); err != nil {
+			return err
+		}
+		return revoke(wayfarer.Revocation{AgencyID: agencyID})
 	})
 }
 
@@ -96,62 +88,115 @@ func (db *DB) CreateUser(ctx context.Context, u wayfarer.NewUser) (int64, error)
 		u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID, u.Person)
 }
 
-// ListUsers lists an agency's users by name.
-func (db *DB) ListUsers(ctx context.Context, agencyID int64) ([]wayfarer.User, error) {
-	rows, err := db.primary.QueryContext(ctx, db.q(`SELECT `+userColumns+` FROM app_user WHERE agency_id = ? ORDER BY user_name_key`), agencyID)
+// ListUsers lists an agency's users by name, with whether failed logins
+// lock the name at now (from any address).
+func (db *DB) ListUsers(ctx context.Context, agencyID int64, now time.Time) ([]wayfarer.User, error) {
+	rows, err := db.primary.QueryContext(ctx, db.q(`SELECT `+userColumns+`,
+		EXISTS (SELECT 1 FROM login_attempt la WHERE la.agency_id = app_user.agency_id
+			AND la.user_name_key = app_user.user_name_key AND la.locked_until > ?)
+		FROM app_user WHERE agency_id = ? ORDER BY user_name_key`), ts(now), agencyID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []wayfarer.User
 	for rows.Next() {
-		u, err := scanUser(rows)
+		var lockedOut bool
+		u, err := scanUser(rows, &lockedOut)
 		if err != nil {
 			return nil, err
 		}
+		u.LockedOut = lockedOut
 		out = append(out, *u)
 	}
 	return out, rows.Err()
 }
 
-// SetUserPassword stores a new hash and restarts the password's age.
+// changeUser runs one change to a user (an UPDATE or DELETE of change,
+// with args) and, when it changed a row, ends the user's sessions with
+// it. ErrNotFound when update names no row (notFoundIfNone).
+func (db *DB) changeUser(ctx context.Context, agencyID, userID int64, endSessions, notFoundIfNone bool, change string, args ...any) error {
+	return db.revokingTx(ctx, func(tx *sql.Tx, revoke func(wayfarer.Revocation) error) error {
+		res, err := tx.ExecContext(ctx, db.q(change), args...)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		if n == 0 {
+			if notFoundIfNone {
+				return wayfarer.ErrNotFound
+			}
+			return nil
+		}
+		if !endSessions {
+			return nil
+		}
+		return db.endUserSessions(ctx, tx, revoke, agencyID, userID)
+	})
+}
+
+// SetUserPassword stores a new hash and restarts the password's age; the
+// user's sessions end.
 func (db *DB) SetUserPassword(ctx context.Context, agencyID, userID int64, hash string, at time.Time) error {
-	return db.exec(ctx, `UPDATE app_user SET password_hash = ?, password_last_modified = ? WHERE agency_id = ? AND rec_no = ?`,
+	return db.changeUser(ctx, agencyID, userID, true, true,
+		`UPDATE app_user SET password_hash = ?, password_last_modified = ? WHERE agency_id = ? AND rec_no = ?`,
 		hash, ts(at), agencyID, userID)
 }
 
-// SetUserPermissions replaces a user's person permission bits.
+// SetUserPermissions replaces a user's person permission bits; the user's
+// sessions end.
 func (db *DB) SetUserPermissions(ctx context.Context, agencyID, userID int64, p wayfarer.Permission) error {
-	return db.exec(ctx, `UPDATE app_user SET person_permissions = ? WHERE agency_id = ? AND rec_no = ?`, p, agencyID, userID)
+	return db.changeUser(ctx, agencyID, userID, true, true,
+		`UPDATE app_user SET person_permissions = ? WHERE agency_id = ? AND rec_no = ?`, p, agencyID, userID)
+}
+
+// SetUserBranch moves a user to a branch (nil: none); the user's sessions end.
+func (db *DB) SetUserBranch(ctx context.Context, agencyID, userID int64, branchID *int64) error {
+	return db.changeUser(ctx, agencyID, userID, true, true,
+		`UPDATE app_user SET branch_id = ? WHERE agency_id = ? AND rec_no = ?`, branchID, agencyID, userID)
 }
 
 // SetUserEnabled enables or disables a user; disabling ends its sessions.
 func (db *DB) SetUserEnabled(ctx context.Context, agencyID, userID int64, enabled bool) error {
+	return db.changeUser(ctx, agencyID, userID, !enabled, true,
+		`UPDATE app_user SET enabled = ? WHERE agency_id = ? AND rec_no = ?`, enabled, agencyID, userID)
+}
+
+// SetUserLocked sets or clears an administrator's lock; locking ends the
+// user's sessions.
+func (db *DB) SetUserLocked(ctx context.Context, agencyID, userID int64, locked bool) error {
+	return db.changeUser(ctx, agencyID, userID, locked, true,
+		`UPDATE app_user SET locked = ? WHERE agency_id = ? AND rec_no = ?`, locked, agencyID, userID)
+}
+
+// UnlockUser lifts an administrator's lock and forgets the failed logins of
+// the user's name from every address (lifting their lockouts).
+func (db *DB) UnlockUser(ctx context.Context, agencyID, userID int64) error {
 	return db.Tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, db.q(`UPDATE app_user SET enabled = ? WHERE agency_id = ? AND rec_no = ?`), enabled, agencyID, userID)
+		res, err := tx.ExecContext(ctx, db.q(`UPDATE app_user SET locked = ? WHERE agency_id = ? AND rec_no = ?`), false, agencyID, userID)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return wayfarer.ErrNotFound
 		}
-		if enabled {
-			return nil
-		}
-		_, err = tx.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ? AND app_user_id = ?`), agencyID, userID)
+		_, err = tx.ExecContext(ctx, db.q(`DELETE FROM login_attempt WHERE agency_id = ?
+			AND user_name_key = (SELECT user_name_key FROM app_user WHERE agency_id = ? AND rec_no = ?)`), agencyID, agencyID, userID)
 		return err
 	})
 }
 
-// UnlockUser lifts a lockout and clears the failure count.
-func (db *DB) UnlockUser(ctx context.Context, agencyID, userID int64) error {
-	return db.exec(ctx, `UPDATE app_user SET locked_until = NULL, failed_logins = 0 WHERE agency_id = ? AND rec_no = ?`, agencyID, userID)
+// LinkUserAdvisor links a user to an advisor profile (OnlySelf reaches its
+// persons); a new link ends the user's sessions.
+func (db *DB) LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error {
+	return db.changeUser(ctx, agencyID, userID, true, false,
+		`INSERT INTO app_user_advisor (agency_id, app_user_id, profile_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+		agencyID, userID, profileID)
 }
 
-// LinkUserAdvisor links a user to an advisor profile (OnlySelf reaches its persons).
-func (db *DB) LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error {
-	_, err := db.primary.ExecContext(ctx, db.q(
-		`INSERT INTO app_user_advisor (agency_id, app_user_id, profile_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
-		agencyID, userID, profileID)
-	return err
+// UnlinkUserAdvisor removes a user's link to an advisor profile; removing
+// one ends the user's sessions.
+func (db *DB) UnlinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error {
+	return db.changeUser(ctx, agencyID, userID, true, false,
+		`DELETE FROM app_user_advisor WHERE agency_id = ? AND app_user_id = ? AND profile_id = ?`, agencyID, userID, profileID)
 }

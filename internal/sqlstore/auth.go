@@ -32,18 +32,15 @@ func (db *DB) AgencyByAlias(ctx context.Context, alias string) (_ *wayfarer.Agen
 }
 
 const userColumns = `rec_no, agency_id, user_name, type, enabled, password_hash, non_expiring_password,
-	password_last_modified, failed_logins, locked_until, branch_id, person_permissions`
+	password_last_modified, locked, branch_id, person_permissions`
 
-func scanUser(row interface{ Scan(...any) error }) (*wayfarer.User, error) {
+func scanUser(row interface{ Scan(...any) error }, extra ...any) (*wayfarer.User, error) {
 	var u wayfarer.User
-	var locked sql.NullTime
 	var branch sql.NullInt64
-	if err := row.Scan(&u.ID, &u.AgencyID, &u.UserName, &u.Type, &u.Enabled, &u.PasswordHash, &u.NonExpiringPassword,
-		&u.PasswordLastModified, &u.FailedLogins, &locked, &branch, &u.Person); err != nil {
+	dest := append([]any{&u.ID, &u.AgencyID, &u.UserName, &u.Type, &u.Enabled, &u.PasswordHash, &u.NonExpiringPassword,
+		&u.PasswordLastModified, &u.Locked, &branch, &u.Person}, extra...)
+	if err := row.Scan(dest...); err != nil {
 		return nil, notFound(err)
-	}
-	if locked.Valid {
-		u.LockedUntil = &locked.Time
 	}
 	if branch.Valid {
 		u.BranchID = &branch.Int64
@@ -60,77 +57,79 @@ func (db *DB) UserByName(ctx context.Context, agencyID int64, userName string) (
 		agencyID, wayfarer.NormalizeUserName(userName)))
 }
 
-// RecordLoginFailure counts a failure in one statement, so failures through
-// several instances on one database add up.
-func (db *DB) RecordLoginFailure(ctx context.Context, agencyID, userID int64, maxFailures int, lockUntil time.Time) (_ bool, err error) {
+// UpdateLoginCounters runs fn on the two failed-login counters of an
+// attempt in one transaction that holds their rows: on PostgreSQL under
+// row locks taken in one order (the '*' row of all addresses first), on
+// SQLite under the write lock every transaction takes at BEGIN. Missing
+// rows are created first, so there is always a row to lock.
+func (db *DB) UpdateLoginCounters(ctx context.Context, key wayfarer.LoginAttemptKey, fn func(all, addr *wayfarer.LoginCounter) error) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	var failures int
-	err = db.primary.QueryRowContext(ctx, db.q(
-		`UPDATE app_user SET failed_logins = failed_logins + 1 WHERE agency_id = ? AND rec_no = ? RETURNING failed_logins`),
-		agencyID, userID).Scan(&failures)
-	if err != nil {
-		return false, notFound(err)
-	}
-	if maxFailures <= 0 || failures < maxFailures {
-		return false, nil
-	}
-	_, err = db.primary.ExecContext(ctx, db.q(
-		`UPDATE app_user SET locked_until = ?, failed_logins = 0 WHERE agency_id = ? AND rec_no = ?`),
-		ts(lockUntil), agencyID, userID)
-	return true, err
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		never := ts(time.Time{})
+		if _, err := tx.ExecContext(ctx, db.q(`
+			INSERT INTO login_attempt (agency_id, user_name_key, client_key, failures, last_attempt)
+			VALUES (?, ?, '*', 0, ?), (?, ?, ?, 0, ?) ON CONFLICT DO NOTHING`),
+			key.AgencyID, key.NameKey, never, key.AgencyID, key.NameKey, key.Client, never); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, db.q(`
+			SELECT client_key, failures, window_start, locked_until, last_attempt FROM login_attempt
+			WHERE agency_id = ? AND user_name_key = ? AND client_key IN ('*', ?) ORDER BY client_key`+db.Dialect.ForUpdate),
+			key.AgencyID, key.NameKey, key.Client)
+		if err != nil {
+			return err
+		}
+		var all, addr wayfarer.LoginCounter
+		for rows.Next() {
+			var client string
+			var c wayfarer.LoginCounter
+			var window, locked sql.NullTime
+			if err := rows.Scan(&client, &c.Failures, &window, &locked, &c.LastAttempt); err != nil {
+				rows.Close()
+				return err
+			}
+			c.WindowStart, c.LockedUntil = window.Time, locked.Time
+			if client == "*" {
+				all = c
+			} else {
+				addr = c
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		oldAll, oldAddr := all, addr
+		if err := fn(&all, &addr); err != nil {
+			return err
+		}
+		for _, c := range []struct {
+			client   string
+			old, new wayfarer.LoginCounter
+		}{{"*", oldAll, all}, {key.Client, oldAddr, addr}} {
+			if c.old == c.new {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, db.q(`
+				UPDATE login_attempt SET failures = ?, window_start = ?, locked_until = ?, last_attempt = ?
+				WHERE agency_id = ? AND user_name_key = ? AND client_key = ?`),
+				c.new.Failures, nullTime(c.new.WindowStart), nullTime(c.new.LockedUntil), ts(c.new.LastAttempt),
+				key.AgencyID, key.NameKey, c.client); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
-// RecordLoginSuccess resets the failure count and any expired lock.
-func (db *DB) RecordLoginSuccess(ctx context.Context, agencyID, userID int64) (err error) {
-	ctx, end := db.bound(ctx)
-	defer end(&err)
-	_, err = db.primary.ExecContext(ctx, db.q(
-		`UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE agency_id = ? AND rec_no = ?`),
-		agencyID, userID)
-	return err
-}
+func nullTime(t time.Time) sql.NullTime { return sql.NullTime{Time: ts(t), Valid: !t.IsZero()} }
 
-// UnknownUserLocked reports whether failed logins under a name that names
-// no user have locked that name at now.
-func (db *DB) UnknownUserLocked(ctx context.Context, agencyID int64, nameKey string, now time.Time) (_ bool, err error) {
-	ctx, end := db.bound(ctx)
-	defer end(&err)
-	var locked bool
-	err = db.primary.QueryRowContext(ctx, db.q(
-		`SELECT locked_until > ? FROM login_failure WHERE agency_id = ? AND user_name_key = ? AND locked_until IS NOT NULL`),
-		ts(now), agencyID, nameKey).Scan(&locked)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return locked, err
-}
-
-// RecordUnknownLoginFailure counts a failed login under a name that names no
-// user, in one statement as RecordLoginFailure does, locking the name at
-// maxFailures.
-func (db *DB) RecordUnknownLoginFailure(ctx context.Context, agencyID int64, nameKey string, now time.Time, maxFailures int, lockUntil time.Time) (err error) {
-	ctx, end := db.bound(ctx)
-	defer end(&err)
-	var failures int
-	err = db.primary.QueryRowContext(ctx, db.q(`
-		INSERT INTO login_failure (agency_id, user_name_key, failures, last_failure) VALUES (?, ?, 1, ?)
-		ON CONFLICT (agency_id, user_name_key) DO UPDATE SET failures = login_failure.failures + 1, last_failure = excluded.last_failure
-		RETURNING failures`), agencyID, nameKey, ts(now)).Scan(&failures)
-	if err != nil || maxFailures <= 0 || failures < maxFailures {
-		return err
-	}
-	_, err = db.primary.ExecContext(ctx, db.q(
-		`UPDATE login_failure SET locked_until = ?, failures = 0 WHERE agency_id = ? AND user_name_key = ?`),
-		ts(lockUntil), agencyID, nameKey)
-	return err
-}
-
-// DeleteStaleLoginFailures forgets unknown-name failures older than before
-// whose lock, if any, has ended.
-func (db *DB) DeleteStaleLoginFailures(ctx context.Context, before, now time.Time) (int64, error) {
+// DeleteStaleLoginAttempts forgets failed-login counters whose last attempt
+// was before before and whose lock, if any, has ended.
+func (db *DB) DeleteStaleLoginAttempts(ctx context.Context, before, now time.Time) (int64, error) {
 	res, err := db.primary.ExecContext(ctx, db.q(
-		`DELETE FROM login_failure WHERE last_failure < ? AND (locked_until IS NULL OR locked_until < ?)`), ts(before), ts(now))
+		`DELETE FROM login_attempt WHERE last_attempt < ? AND (locked_until IS NULL OR locked_until < ?)`), ts(before), ts(now))
 	if err != nil {
 		return 0, err
 	}
@@ -148,27 +147,33 @@ func (db *DB) CreateToken(ctx context.Context, agencyID, userID int64, createdAt
 	return id, err
 }
 
-// ExtendToken moves a session's expiry.
+// ExtendToken moves a session's expiry; caches read the session again.
 func (db *DB) ExtendToken(ctx context.Context, agencyID, tokenID int64, expiresAt time.Time) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	res, err := db.primary.ExecContext(ctx, db.q(
-		`UPDATE identity_token SET expires_at = ? WHERE agency_id = ? AND rec_no = ?`), ts(expiresAt), agencyID, tokenID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return wayfarer.ErrNotFound
-	}
-	return nil
+	return db.revokingTx(ctx, func(tx *sql.Tx, revoke func(wayfarer.Revocation) error) error {
+		res, err := tx.ExecContext(ctx, db.q(
+			`UPDATE identity_token SET expires_at = ? WHERE agency_id = ? AND rec_no = ?`), ts(expiresAt), agencyID, tokenID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return wayfarer.ErrNotFound
+		}
+		return revoke(wayfarer.Revocation{AgencyID: agencyID, TokenID: tokenID})
+	})
 }
 
-// DeleteToken ends a session.
+// DeleteToken ends a session, on every instance.
 func (db *DB) DeleteToken(ctx context.Context, agencyID, tokenID int64) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	_, err = db.primary.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ? AND rec_no = ?`), agencyID, tokenID)
-	return err
+	return db.revokingTx(ctx, func(tx *sql.Tx, revoke func(wayfarer.Revocation) error) error {
+		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM identity_token WHERE agency_id = ? AND rec_no = ?`), agencyID, tokenID); err != nil {
+			return err
+		}
+		return revoke(wayfarer.Revocation{AgencyID: agencyID, TokenID: tokenID})
+	})
 }
 
 // DeleteExpiredTokens removes sessions that expired before t.
@@ -181,8 +186,9 @@ func (db *DB) DeleteExpiredTokens(ctx context.Context, t time.Time) (int64, erro
 }
 
 // SessionByToken loads the caller behind a token with the permissions the
-// database holds now. It runs on every authenticated request, so it is one
-// prepared statement: the user's advisors come as extra rows of a LEFT JOIN.
+// database holds now. It runs for every authenticated request the session
+// cache cannot answer, so it is one prepared statement: the user's advisors
+// come as extra rows of a LEFT JOIN.
 func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now time.Time) (_ *wayfarer.Session, err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
@@ -192,13 +198,13 @@ func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now t
 		JOIN app_user u ON u.agency_id = t.agency_id AND u.rec_no = t.app_user_id
 		JOIN agency a ON a.rec_no = t.agency_id
 		LEFT JOIN app_user_advisor ua ON ua.agency_id = u.agency_id AND ua.app_user_id = u.rec_no
-		WHERE t.agency_id = ? AND t.rec_no = ? AND t.expires_at > ? AND u.enabled = ? AND a.status = ?
+		WHERE t.agency_id = ? AND t.rec_no = ? AND t.expires_at > ? AND u.enabled = ? AND u.locked = ? AND a.status = ?
 		ORDER BY ua.profile_id`)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	rows, err := st.QueryContext(ctx, agencyID, tokenID, ts(now), true, wayfarer.AgencyActive)
+	rows, err := st.QueryContext(ctx, agencyID, tokenID, ts(now), true, false, wayfarer.AgencyActive)
 	if err != nil {
 		return nil, err
 	}

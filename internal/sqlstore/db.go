@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // DB is a Wayfarer database: a primary, an optional read replica, the
@@ -23,7 +25,8 @@ type DB struct {
 	replica      *sql.DB
 	Dialect      Dialect
 	migrations   fs.FS
-	queryTimeout atomic.Int64 // time.Duration; see timeout.go
+	queryTimeout atomic.Int64                 // time.Duration; see timeout.go
+	onRevoke     func(...wayfarer.Revocation) // OnRevoke
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

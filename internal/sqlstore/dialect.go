@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 )
@@ -72,6 +73,14 @@ type Dialect struct {
 	// grows with its cube: 20 tag and 20 marketing filters took 0.4 s to
 	// plan, 0.03 s so. 0: every filter is a semi-join.
 	subplansAfter int
+	// lockRevocations starts a transaction that records revocations: on
+	// PostgreSQL it keeps other writers of the log out until commit, so
+	// sequence numbers follow commit order. SQLite's transactions already
+	// take the write lock at BEGIN.
+	lockRevocations string
+	// waitNotification blocks on a connection that runs LISTEN until a
+	// notification arrives (PostgreSQL); nil where the engine has none.
+	waitNotification func(ctx context.Context, conn *sql.Conn) error
 }
 
 var (
@@ -82,8 +91,21 @@ var (
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
-		subplansAfter:   4}
+		subplansAfter:   4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
+
+// pgWaitNotification waits on a pgx connection (through database/sql's
+// Raw) for the next notification.
+func pgWaitNotification(ctx context.Context, conn *sql.Conn) error {
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return fmt.Errorf("LISTEN needs a pgx connection, not %T", dc)
+		}
+		_, err := c.Conn().WaitForNotification(ctx)
+		return err
+	})
+}
 
 // Rebind rewrites ? placeholders into the engine's form. Queries never hold
 // a literal '?', so a plain scan suffices.

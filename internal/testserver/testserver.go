@@ -203,6 +203,16 @@ func (r *Response) Code(t testing.TB) int {
 // encode as JSON. headers come in name, value pairs.
 func (s *Server) Do(t testing.TB, method, path string, body any, headers ...string) *Response {
 	t.Helper()
+	r, err := s.Try(method, path, body, headers...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Try is Do answering an error instead of failing the test, for use in
+// goroutines other than the test's.
+func (s *Server) Try(method, path string, body any, headers ...string) (*Response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -213,13 +223,13 @@ func (s *Server) Do(t testing.TB, method, path string, body any, headers ...stri
 	default:
 		enc, err := jsoncodec.Marshal(b) // as the server writes: core records encode through the codec
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		rd = bytes.NewReader(enc)
 	}
 	req, err := http.NewRequest(method, s.URL+path, rd)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -229,14 +239,14 @@ func (s *Server) Do(t testing.TB, method, path string, body any, headers ...stri
 	}
 	resp, err := s.Client.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
 // Bearer is the header pair carrying token.

@@ -32,6 +32,13 @@ type NewUser struct {
 }
 
 // AdminStore is what the admin commands and the demo data change.
+//
+// Changes to who a user is or may do end the user's sessions in the same
+// transaction, on every instance (docs/security.md, "Sessions"): a new
+// password, new permissions, another branch, an advisor linked or
+// unlinked, disabling or locking the user; an agency leaving the active
+// state ends all of its sessions. Each records a Revocation for the
+// session caches.
 type AdminStore interface {
 	CreateAgency(ctx context.Context, a Agency) (int64, error)
 	SetAgencyStatus(ctx context.Context, agencyID int64, s AgencyStatus) error
@@ -41,12 +48,18 @@ type AdminStore interface {
 	CreateProfile(ctx context.Context, agencyID int64, typ int, name string, branchID *int64) (int64, error)
 	ProfileByName(ctx context.Context, agencyID int64, typ int, name string) (int64, error)
 	CreateUser(ctx context.Context, u NewUser) (int64, error)
-	ListUsers(ctx context.Context, agencyID int64) ([]User, error)
+	// ListUsers fills LockedOut as of now.
+	ListUsers(ctx context.Context, agencyID int64, now time.Time) ([]User, error)
 	SetUserPassword(ctx context.Context, agencyID, userID int64, hash string, at time.Time) error
 	SetUserPermissions(ctx context.Context, agencyID, userID int64, p Permission) error
+	SetUserBranch(ctx context.Context, agencyID, userID int64, branchID *int64) error
 	SetUserEnabled(ctx context.Context, agencyID, userID int64, enabled bool) error
+	SetUserLocked(ctx context.Context, agencyID, userID int64, locked bool) error
+	// UnlockUser lifts an administrator's lock and every lockout of the
+	// user's name by failed logins.
 	UnlockUser(ctx context.Context, agencyID, userID int64) error
 	LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error
+	UnlinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error
 }
 
 // AdminService applies the rules of agency and user administration.
@@ -130,7 +143,8 @@ func (s *AdminService) CreateUser(ctx context.Context, u NewUser, password strin
 	return s.Store.CreateUser(ctx, u)
 }
 
-// SetPassword replaces a user's password and restarts its age.
+// SetPassword replaces a user's password and restarts its age; the user's
+// sessions end.
 func (s *AdminService) SetPassword(ctx context.Context, agencyID, userID int64, password string) error {
 	if err := CheckPassword(password); err != nil {
 		return err
@@ -140,4 +154,77 @@ func (s *AdminService) SetPassword(ctx context.Context, agencyID, userID int64, 
 		return err
 	}
 	return s.Store.SetUserPassword(ctx, agencyID, userID, h, s.Clock.Now())
+}
+
+// SetPermissions replaces a user's person permissions; the user's
+// sessions end.
+func (s *AdminService) SetPermissions(ctx context.Context, u *User, p Permission) error {
+	return s.Store.SetUserPermissions(ctx, u.AgencyID, u.ID, p)
+}
+
+// SetBranch moves a user to a branch (empty name: none); the user's
+// sessions end.
+func (s *AdminService) SetBranch(ctx context.Context, u *User, branch string) error {
+	var id *int64
+	if strings.TrimSpace(branch) != "" {
+		b, err := s.Store.BranchByName(ctx, u.AgencyID, branch)
+		if errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("no branch %q", branch)
+		} else if err != nil {
+			return err
+		}
+		id = &b
+	}
+	return s.Store.SetUserBranch(ctx, u.AgencyID, u.ID, id)
+}
+
+// advisor finds an advisor profile by name with a readable error.
+func (s *AdminService) advisor(ctx context.Context, agencyID int64, name string) (int64, error) {
+	id, err := s.Store.ProfileByName(ctx, agencyID, ProfileAdvisor, name)
+	if errors.Is(err, ErrNotFound) {
+		return 0, fmt.Errorf("no advisor profile %q", name)
+	}
+	return id, err
+}
+
+// LinkAdvisor links a user to an advisor profile (OnlySelf reaches its
+// persons); a new link ends the user's sessions.
+func (s *AdminService) LinkAdvisor(ctx context.Context, u *User, advisor string) error {
+	id, err := s.advisor(ctx, u.AgencyID, advisor)
+	if err != nil {
+		return err
+	}
+	return s.Store.LinkUserAdvisor(ctx, u.AgencyID, u.ID, id)
+}
+
+// UnlinkAdvisor removes a user's link to an advisor profile; the user's
+// sessions end.
+func (s *AdminService) UnlinkAdvisor(ctx context.Context, u *User, advisor string) error {
+	id, err := s.advisor(ctx, u.AgencyID, advisor)
+	if err != nil {
+		return err
+	}
+	return s.Store.UnlinkUserAdvisor(ctx, u.AgencyID, u.ID, id)
+}
+
+// SetEnabled enables or disables a user; disabling ends its sessions.
+func (s *AdminService) SetEnabled(ctx context.Context, u *User, enabled bool) error {
+	return s.Store.SetUserEnabled(ctx, u.AgencyID, u.ID, enabled)
+}
+
+// Lock locks a user until Unlock: its sessions end, and logins with the
+// right password answer 103.
+func (s *AdminService) Lock(ctx context.Context, u *User) error {
+	return s.Store.SetUserLocked(ctx, u.AgencyID, u.ID, true)
+}
+
+// Unlock lifts an administrator's lock and every lockout by failed logins.
+func (s *AdminService) Unlock(ctx context.Context, u *User) error {
+	return s.Store.UnlockUser(ctx, u.AgencyID, u.ID)
+}
+
+// SetAgencyStatus changes an agency's state; leaving active ends all of
+// its sessions.
+func (s *AdminService) SetAgencyStatus(ctx context.Context, a *Agency, st AgencyStatus) error {
+	return s.Store.SetAgencyStatus(ctx, a.ID, st)
 }

@@ -61,10 +61,14 @@ type User struct {
 	PasswordHash         string
 	NonExpiringPassword  bool
 	PasswordLastModified time.Time
-	FailedLogins         int
-	LockedUntil          *time.Time
-	BranchID             *int64
-	Person               Permission
+	// Locked: an administrator locked the user (until unlocked); logins
+	// with the right password answer 103.
+	Locked   bool
+	BranchID *int64
+	Person   Permission
+	// LockedOut (ListUsers only): failed logins lock the name now, from
+	// some address or from all.
+	LockedOut bool
 }
 
 // PasswordExpired reports whether the agency's maximum password age has
@@ -74,11 +78,6 @@ func (u *User) PasswordExpired(a *Agency, now time.Time) bool {
 		return false
 	}
 	return now.Sub(u.PasswordLastModified) > time.Duration(a.MaxPasswordAgeDays)*24*time.Hour
-}
-
-// Locked reports whether a lockout is in force at now.
-func (u *User) Locked(now time.Time) bool {
-	return u.LockedUntil != nil && now.Before(*u.LockedUntil)
 }
 
 // ParseUserType reads "user", "manager" or "admin".

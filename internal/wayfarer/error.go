@@ -18,11 +18,12 @@ const (
 	KindConflict                 // 409: stored data changed since the client loaded it
 	KindTooLarge                 // 413: request body over the limit
 	KindUnavailable              // 503: the database did not answer within the query time limit
+	KindThrottled                // 429: not now; try again after Error.RetryAfter
 )
 
 // KindPreconditionFailed is 412: the stored person is not the version the
 // client named (If-Match).
-const KindPreconditionFailed = KindUnavailable + 1
+const KindPreconditionFailed = KindThrottled + 1
 
 // Methods name the operation in error bodies, as the reference does.
 const (
@@ -41,8 +42,11 @@ type Error struct {
 	Code    int
 	Method  string
 	Message string
+	// RetryAfter, when positive, is when the client may try again
+	// (KindThrottled: the Retry-After header).
+	RetryAfter time.Duration
 
-	limit time.Duration // the time limit a CodeQueryTimeout answer ran past
+	limit time.Duration // the time limit a contract.CodeQueryTimeout answer ran past
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %d %s", e.Method, e.Code, e.Message) }

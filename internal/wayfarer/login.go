@@ -12,20 +12,20 @@ import (
 type AuthStore interface {
 	AgencyByAlias(ctx context.Context, alias string) (*Agency, error)
 	UserByName(ctx context.Context, agencyID int64, userName string) (*User, error)
-	// RecordLoginFailure counts one failure atomically and, when the count
-	// reaches maxFailures, locks the user until lockUntil and resets the count.
-	RecordLoginFailure(ctx context.Context, agencyID, userID int64, maxFailures int, lockUntil time.Time) (locked bool, err error)
-	RecordLoginSuccess(ctx context.Context, agencyID, userID int64) error
-	// UnknownUserLocked and RecordUnknownLoginFailure do the same for a user
-	// name that names no user (nameKey: NormalizeUserName), so that a
-	// lockout does not tell which names exist.
-	UnknownUserLocked(ctx context.Context, agencyID int64, nameKey string, now time.Time) (bool, error)
-	RecordUnknownLoginFailure(ctx context.Context, agencyID int64, nameKey string, now time.Time, maxFailures int, lockUntil time.Time) error
+	// UpdateLoginCounters runs fn on the failed-login counters of key (zero
+	// counters the first time) under a lock every instance on the database
+	// respects, and stores what fn leaves unless fn fails (its error is
+	// returned): counting an attempt and deciding that the name is locked
+	// are one step.
+	UpdateLoginCounters(ctx context.Context, key LoginAttemptKey, fn func(all, addr *LoginCounter) error) error
 	CreateToken(ctx context.Context, agencyID, userID int64, createdAt, expiresAt time.Time) (tokenID int64, err error)
+	// ExtendToken and DeleteToken record a Revocation of the token with
+	// the change (session caches read the session again, or drop it).
 	ExtendToken(ctx context.Context, agencyID, tokenID int64, expiresAt time.Time) error
 	DeleteToken(ctx context.Context, agencyID, tokenID int64) error
 	// SessionByToken loads the live session of a stored token: ErrNotFound
-	// when the token is gone or expired, its user disabled or its agency inactive.
+	// when the token is gone or expired, its user disabled or locked, or
+	// its agency inactive.
 	SessionByToken(ctx context.Context, agencyID, tokenID int64, now time.Time) (*Session, error)
 }
 
@@ -59,87 +59,114 @@ type TokenCodec interface {
 
 // LoginConfig holds the login policy.
 type LoginConfig struct {
-	MaxFailures      int           // consecutive failures before lockout
-	LockoutDuration  time.Duration // how long a lockout lasts
+	Lockout          LockoutPolicy
 	TokenLifetime    time.Duration
 	MinClientVersion string // "" accepts every client
 	AppName          string
 }
 
-// LoginService runs logins and checks identity tokens.
+// LoginService runs logins and checks identity tokens. Hashing, Failures
+// and Sessions are optional (nil: no gate, no per-address limit, no cache).
 type LoginService struct {
-	Store  AuthStore
-	Hasher PasswordHasher
-	Tokens TokenCodec
-	Clock  Clock
-	Config LoginConfig
+	Store    AuthStore
+	Hasher   PasswordHasher
+	Tokens   TokenCodec
+	Clock    Clock
+	Config   LoginConfig
+	Hashing  *HashGate       // admits password checks
+	Failures *FailureLimiter // failed logins per client address
+	Sessions *SessionCache   // live sessions in memory
 }
 
 // LoginRequest is one login attempt.
 type LoginRequest struct {
 	Alias, UserName, Password string
 	ClientVersion             string // from contract.ClientVersionHeader
-	ClientIP                  string
+	ClientIP                  string // the client's address (docs/security.md: behind trusted proxies)
 }
 
 func loginError(code int, msg string) *Error {
 	return &Error{Kind: KindUnauthorized, Code: code, Method: MethodLogin, Message: msg}
 }
 
-// Login checks the request and answers a signed identity token.
-func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, error) {
+// loginThrottled is the 429 answer of a login refused for now; why says
+// which limit refused it.
+func loginThrottled(retry time.Duration, why string) *Error {
+	return &Error{Kind: KindThrottled, Code: contract.CodeTooManyLogins, Method: MethodLogin,
+		Message: "Too many login attempts; retry later (" + why + ")", RetryAfter: max(retry, time.Second)}
+}
+
+// Login checks the request and answers a signed identity token. The order
+// of the checks is docs/security.md's ("Logins and lockout").
+func (s *LoginService) Login(ctx context.Context, req LoginRequest) (_ string, err error) {
+	now := s.Clock.Now()
+	client := ClientKey(req.ClientIP)
+	// An address that has spent its failed logins waits; every login that
+	// does not succeed, except a 429, is charged to its address.
+	if ok, retry := s.Failures.Allow(client, now); !ok {
+		return "", loginThrottled(retry, "too many failed logins from this address")
+	}
+	defer func() {
+		if e := AsError(err); err != nil && (e == nil || e.Kind != KindThrottled) {
+			s.Failures.Fail(client, s.Clock.Now())
+		}
+	}()
 	if err := s.checkClientVersion(req.ClientVersion); err != nil {
 		return "", err
 	}
-	alias := NormalizeAlias(req.Alias)
-	if alias == "" {
-		return "", loginError(contract.CodeInvalidAlias, "Invalid alias")
-	}
-	agency, err := s.Store.AgencyByAlias(ctx, alias)
-	if errors.Is(err, ErrNotFound) {
-		return "", loginError(contract.CodeInvalidAlias, "Invalid alias")
-	} else if err != nil {
+	agency, err := s.activeAgency(ctx, req.Alias)
+	if err != nil {
 		return "", err
 	}
-	switch agency.Status {
-	case AgencyActive:
-	case AgencyNotInitialized:
-		return "", loginError(contract.CodeAgencyNotInitialized, "Agency not initialized")
-	case AgencyDisabled:
-		return "", loginError(contract.CodeAgencyDisabled, "Agency disabled")
-	default:
-		return "", loginError(contract.CodeAgencyCancelled, "Agency cancelled")
+	release, ok := s.Hashing.Acquire(ctx)
+	if !ok {
+		return "", loginThrottled(time.Second, "the server is busy checking other logins")
 	}
+	defer release()
 
 	badCredentials := loginError(contract.CodeInvalidCredentials, "Invalid Username/Password")
-	now := s.Clock.Now()
-	user, err := s.Store.UserByName(ctx, agency.ID, req.UserName)
-	if errors.Is(err, ErrNotFound) {
-		// An unknown user costs what a known one does, and locks as one does.
+	key := NormalizeUserName(req.UserName)
+	if key == "" || len(key) > MaxUserNameLength {
+		// Never a user's name: costs a check like any other, counts nowhere.
 		s.Hasher.Burn(req.Password)
-		return "", s.unknownUserFailure(ctx, agency.ID, req.UserName, now, badCredentials)
+		return "", badCredentials
+	}
+	// The attempt is counted before its password is checked, and whether
+	// or not the name is a user's: parallel guesses cannot outrun the
+	// lockout, and the lockout does not tell which names exist.
+	attempt := LoginAttemptKey{AgencyID: agency.ID, NameKey: key, Client: client}
+	policy := s.Config.Lockout
+	err = s.Store.UpdateLoginCounters(ctx, attempt, func(all, addr *LoginCounter) error { return policy.Attempt(all, addr, now) })
+	if errors.Is(err, errLockedOut) {
+		return "", loginError(contract.CodeUserLocked, "User locked")
 	} else if err != nil {
 		return "", err
 	}
-	passwordOK := s.Hasher.Verify(req.Password, user.PasswordHash)
-	if user.Locked(now) {
-		return "", loginError(contract.CodeUserLocked, "User locked")
+	user, err := s.Store.UserByName(ctx, agency.ID, req.UserName)
+	if errors.Is(err, ErrNotFound) {
+		s.Hasher.Burn(req.Password) // costs what a known user's check costs
+		return "", badCredentials
+	} else if err != nil {
+		return "", err
 	}
-	if !passwordOK {
-		if _, err := s.Store.RecordLoginFailure(ctx, agency.ID, user.ID, s.Config.MaxFailures, now.Add(s.Config.LockoutDuration)); err != nil {
-			return "", err
-		}
+	if !s.Hasher.Verify(req.Password, user.PasswordHash) {
 		return "", badCredentials
 	}
+	if err := s.Store.UpdateLoginCounters(ctx, attempt, func(all, addr *LoginCounter) error {
+		policy.Succeeded(all, addr)
+		return nil
+	}); err != nil {
+		return "", err
+	}
 	// Only a caller who knows the password learns the account's state.
+	if user.Locked {
+		return "", loginError(contract.CodeUserLocked, "User locked")
+	}
 	if !user.Enabled {
 		return "", loginError(contract.CodeUserDisabled, "User disabled")
 	}
 	if user.PasswordExpired(agency, now) {
 		return "", loginError(contract.CodePasswordExpired, "Password is expired")
-	}
-	if err := s.Store.RecordLoginSuccess(ctx, agency.ID, user.ID); err != nil {
-		return "", err
 	}
 	expires := now.Add(s.Config.TokenLifetime)
 	tokenID, err := s.Store.CreateToken(ctx, agency.ID, user.ID, now, expires)
@@ -153,25 +180,29 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (string, err
 	})
 }
 
-// unknownUserFailure answers a login for a name that names no user: 103
-// while such failures have locked the name, 101 otherwise (counting one).
-// Names longer than any user name can be are not counted: they never exist.
-func (s *LoginService) unknownUserFailure(ctx context.Context, agencyID int64, name string, now time.Time, bad *Error) error {
-	key := NormalizeUserName(name)
-	if key == "" || len(key) > MaxUserNameLength {
-		return bad
+// activeAgency finds the agency an alias names and checks that it takes
+// logins (105..108 otherwise).
+func (s *LoginService) activeAgency(ctx context.Context, alias string) (*Agency, error) {
+	alias = NormalizeAlias(alias)
+	if alias == "" {
+		return nil, loginError(contract.CodeInvalidAlias, "Invalid alias")
 	}
-	locked, err := s.Store.UnknownUserLocked(ctx, agencyID, key, now)
-	if err != nil {
-		return err
+	agency, err := s.Store.AgencyByAlias(ctx, alias)
+	if errors.Is(err, ErrNotFound) {
+		return nil, loginError(contract.CodeInvalidAlias, "Invalid alias")
+	} else if err != nil {
+		return nil, err
 	}
-	if locked {
-		return loginError(contract.CodeUserLocked, "User locked")
+	switch agency.Status {
+	case AgencyActive:
+		return agency, nil
+	case AgencyNotInitialized:
+		return nil, loginError(contract.CodeAgencyNotInitialized, "Agency not initialized")
+	case AgencyDisabled:
+		return nil, loginError(contract.CodeAgencyDisabled, "Agency disabled")
+	default:
+		return nil, loginError(contract.CodeAgencyCancelled, "Agency cancelled")
 	}
-	if err := s.Store.RecordUnknownLoginFailure(ctx, agencyID, key, now, s.Config.MaxFailures, now.Add(s.Config.LockoutDuration)); err != nil {
-		return err
-	}
-	return bad
 }
 
 func (s *LoginService) checkClientVersion(v string) error {
@@ -191,7 +222,9 @@ func TokenError(code int, msg string) *Error {
 	return &Error{Kind: KindUnauthorized, Code: code, Method: MethodIdentityToken, Message: msg}
 }
 
-// Authenticate turns a bearer token into the live session behind it.
+// Authenticate turns a bearer token into the live session behind it: from
+// the session cache when it holds the session, from the store otherwise.
+// The token's signature and expiry are judged on every call.
 func (s *LoginService) Authenticate(ctx context.Context, token string) (*Session, *TokenClaims, error) {
 	if token == "" {
 		return nil, nil, TokenError(contract.CodeTokenMissing, "Identity token missing")
@@ -200,16 +233,28 @@ func (s *LoginService) Authenticate(ctx context.Context, token string) (*Session
 	if err != nil {
 		return nil, nil, err
 	}
-	sess, err := s.Store.SessionByToken(ctx, claims.AgencyID, claims.TokenID, s.Clock.Now())
+	now := s.Clock.Now()
+	var gen uint64
+	if s.Sessions != nil {
+		if sess, ok := s.Sessions.Get(claims.AgencyID, claims.TokenID, now); ok {
+			return sess, claims, nil
+		}
+		gen = s.Sessions.Generation()
+	}
+	sess, err := s.Store.SessionByToken(ctx, claims.AgencyID, claims.TokenID, now)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, TokenError(contract.CodeTokenNotInStore, "Identity Token not found in store")
 	} else if err != nil {
 		return nil, nil, err
 	}
+	if s.Sessions != nil {
+		s.Sessions.Put(sess, gen, now)
+	}
 	return sess, claims, nil
 }
 
-// Logout removes the session's token from the store: it is dead everywhere.
+// Logout removes the session's token from the store: it is dead on every
+// instance (the store records the revocation for their session caches).
 func (s *LoginService) Logout(ctx context.Context, sess *Session) error {
 	return s.Store.DeleteToken(ctx, sess.AgencyID, sess.TokenID)
 }
