@@ -22,7 +22,8 @@ func adminCommand() *cli.Command {
   wayfarer admin agency create --alias ACME --name "Acme Travel"
   wayfarer admin branch create --alias ACME --name Downtown
   wayfarer admin advisor create --alias ACME --name "Ann Advisor" --branch Downtown
-  wayfarer admin user create --alias ACME --user ann --type user --branch Downtown --person select,read,insert,update
+  wayfarer admin user create --alias ACME --user ann --type user --branch Downtown --person select,read,insert,update --tag select,read
+  wayfarer admin user set-permissions --alias ACME --user ann --activity select,read,insert   (other areas keep theirs)
   wayfarer admin user set-password --alias ACME --user ann     (reads the password from stdin or a prompt)
   wayfarer admin user link-advisor --alias ACME --user ann --advisor "Ann Advisor"
 
@@ -30,9 +31,11 @@ Changing a user's password, permissions, branch or advisors, disabling or
 locking the user, and disabling or cancelling an agency end the sessions
 concerned at once, also on running servers (within a second).
 
-Permission names for --person: select, read, insert, update, delete, allusers,
-allbranches, decrypt, export, import, all, none. Without allusers a user sees
-only persons of its linked advisors; without allbranches only its branch's.`,
+Permissions are given per area, one flag each: ` + areaFlagList() + `.
+Permission names: select, read, insert, update, delete, allusers,
+allbranches, decrypt, export, import, all, none. Without allusers in an area
+a user reaches only records of its linked advisors; without allbranches only
+its branch's.`,
 		Commands: []*cli.Command{
 			{Name: "agency", Usage: "create, list, enable, disable or cancel agencies", Commands: []*cli.Command{
 				{Name: "create", Usage: "create an agency", Flags: []cli.Flag{alias,
@@ -78,13 +81,13 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 			profileCommand("advisor", "advisor profiles (persons have one; users link to them)", wayfarer.ProfileAdvisor, alias),
 			profileCommand("client-profile", "client profiles persons can be associated with", wayfarer.ProfileClient, alias),
 			{Name: "user", Usage: "create and change app users", Commands: []*cli.Command{
-				{Name: "create", Usage: "create a user (add --password-stdin to set its password at once)", Flags: []cli.Flag{alias, user,
+				{Name: "create", Usage: "create a user (add --password-stdin to set its password at once)", Flags: append([]cli.Flag{alias, user,
 					&cli.StringFlag{Name: "type", Value: "user", Usage: "user, manager or admin"},
 					&cli.StringFlag{Name: "branch", Usage: "branch name"},
-					&cli.StringFlag{Name: "person", Value: "none", Usage: "person permissions, e.g. select,read,insert,update"},
 					&cli.BoolFlag{Name: "non-expiring-password", Usage: "the agency's maximum password age does not apply"},
 					&cli.BoolFlag{Name: "disabled", Usage: "create the user disabled"},
 					&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from stdin"}},
+					areaFlags("none")...),
 					Action: adminAction(createUser)},
 				{Name: "list", Usage: "list an agency's users", Flags: []cli.Flag{alias}, Action: adminAction(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 					ag, err := a.Admin.Agency(ctx, cmd.String("alias"))
@@ -103,7 +106,7 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 						if u.LockedOut {
 							state += ",locked-out"
 						}
-						fmt.Fprintf(cmd.Root().Writer, "%-16s %-8s %-16s person=%s\n", u.UserName, u.Type, state, u.Person)
+						fmt.Fprintf(cmd.Root().Writer, "%-16s %-8s %-16s %s\n", u.UserName, u.Type, state, u.Perms)
 					}
 					return err
 				})},
@@ -115,13 +118,16 @@ only persons of its linked advisors; without allbranches only its branch's.`,
 						}
 						return a.Admin.SetPassword(ctx, u.AgencyID, u.ID, pw)
 					}),
-				userCommand("set-permissions", "replace a user's person permissions", []cli.Flag{&cli.StringFlag{Name: "person", Required: true, Usage: "e.g. select,read,insert,update,allusers"}}, alias, user,
+				userCommand("set-permissions", "replace a user's permissions in the areas given (the others keep theirs); its sessions end", areaFlags(""), alias, user,
 					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
-						p, err := wayfarer.ParsePermissions(cmd.String("person"))
+						set, err := parseAreaFlags(cmd)
 						if err != nil {
 							return err
 						}
-						return a.Admin.SetPermissions(ctx, u, p)
+						if len(set) == 0 {
+							return fmt.Errorf("give the permissions of at least one area: %s", areaFlagList())
+						}
+						return a.Admin.SetPermissions(ctx, u, set)
 					}),
 				userCommand("set-branch", "move a user to a branch (--branch \"\": none); its sessions end", []cli.Flag{&cli.StringFlag{Name: "branch", Required: true, Usage: "branch name"}}, alias, user,
 					func(ctx context.Context, cmd *cli.Command, a *app.App, u *wayfarer.User) error {
@@ -249,9 +255,13 @@ func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
 	if !ok {
 		return fmt.Errorf("--type must be user, manager or admin")
 	}
-	perm, err := wayfarer.ParsePermissions(cmd.String("person"))
+	set, err := parseAreaFlags(cmd)
 	if err != nil {
-		return fmt.Errorf("--person: %w", err)
+		return err
+	}
+	var perms wayfarer.Permissions
+	for a, bits := range set {
+		perms[a] = bits
 	}
 	branch, err := branchID(ctx, a, ag.ID, cmd.String("branch"))
 	if err != nil {
@@ -264,11 +274,11 @@ func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
 		}
 	}
 	id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag.ID, UserName: cmd.String("user"), Type: typ,
-		BranchID: branch, Person: perm, Enabled: !cmd.Bool("disabled"), NonExpiringPassword: cmd.Bool("non-expiring-password")}, pw)
+		BranchID: branch, Perms: perms, Enabled: !cmd.Bool("disabled"), NonExpiringPassword: cmd.Bool("non-expiring-password")}, pw)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.Root().Writer, "created user %s (recNo %d, %s, person=%s)\n", cmd.String("user"), id, typ, perm)
+	fmt.Fprintf(cmd.Root().Writer, "created user %s (recNo %d, %s, %s)\n", cmd.String("user"), id, typ, perms)
 	if pw == "" {
 		fmt.Fprintln(cmd.Root().Writer, "no password yet: set one with `wayfarer admin user set-password`")
 	}

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wayfarerhq/wayfarer/client/contract"
+	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // runAdmin runs `wayfarer --db db admin args...` with stdin as its input.
@@ -48,7 +51,9 @@ func TestAdminCommands(t *testing.T) {
 		{"agency", "create", "--alias", "ACME"},                                            // exists
 		{"agency", "create", "--alias", "no spaces"},                                       // bad alias
 		{"user", "set-permissions", "--alias", "ACME", "--user", "ann", "--person", "fly"}, // unknown permission
-		{"user", "create", "--alias", "ACME", "--user", "bob", "--branch", "Nowhere"},      // unknown branch
+		{"user", "set-permissions", "--alias", "ACME", "--user", "ann", "--activity", "fly"},
+		{"user", "set-permissions", "--alias", "ACME", "--user", "ann"},               // no area given
+		{"user", "create", "--alias", "ACME", "--user", "bob", "--branch", "Nowhere"}, // unknown branch
 		{"user", "link-advisor", "--alias", "ACME", "--user", "ann", "--advisor", "Nobody"},
 		{"user", "set-password", "--alias", "ACME", "--user", "ann"}, // no password on stdin
 		{"user", "enable", "--alias", "NOSUCH", "--user", "ann"},
@@ -121,4 +126,53 @@ func TestNoMigrate(t *testing.T) {
 	if out, err := run("--no-migrate", "admin", "agency", "list"); err != nil {
 		t.Fatalf("a migrated database with --no-migrate: %v\n%s", err, out)
 	}
+}
+
+// `admin user set-permissions` with one area's flag replaces that area's
+// bits alone and ends the user's sessions; `user list` shows every area.
+// The server keeps no session cache here, so each request reads the store
+// (how a change reaches a cache: internal/http's session tests).
+func TestAdminSetPermissionsOfAnAreaEndsSessions(t *testing.T) {
+	noCache := testserver.Options{Config: func(c *app.Config) { c.SessionCache = -1 }}
+	testserver.Each(t, noCache, func(t *testing.T, s *testserver.Server) {
+		ctx := t.Context()
+		search := func(tok string) *testserver.Response {
+			r := s.Do(t, "POST", "/personSearch", `{"includeCols":["recNo"],"rowCount":1}`, testserver.Bearer(tok)...)
+			if r.Status == 204 { // no persons: the session was good
+				r.Status = 200
+			}
+			return r
+		}
+		agentTok, adminTok := s.LoginDemo(t, "agent"), s.LoginDemo(t, "admin")
+		if r := search(agentTok); r.Status != 200 {
+			t.Fatalf("before: %d %s", r.Status, r.Body)
+		}
+		mustAdmin(t, s.DBPath, "", "user", "set-permissions", "--alias", "DEMO", "--user", "agent",
+			"--activity", "select,read,insert,delete", "--branch-permissions", "none")
+		if r := search(agentTok); r.Status != 401 || r.Code(t) != contract.CodeTokenNotInStore {
+			t.Fatalf("agent's session after set-permissions --activity: %d %s, want 401/305", r.Status, r.Body)
+		}
+		if r := search(adminTok); r.Status != 200 {
+			t.Fatalf("another user's session: %d %s", r.Status, r.Body)
+		}
+
+		demo, _ := s.App.DB.AgencyByAlias(ctx, "DEMO")
+		u, err := s.App.DB.UserByName(ctx, demo.ID, "agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit := wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermInsert | wayfarer.PermUpdate
+		if p := u.Perms; p[wayfarer.AreaActivity] != wayfarer.PermSelect|wayfarer.PermRead|wayfarer.PermInsert|wayfarer.PermDelete ||
+			p[wayfarer.AreaBranch] != 0 || p[wayfarer.AreaPerson] != edit || p[wayfarer.AreaTag] != wayfarer.PermSelect|wayfarer.PermRead {
+			t.Fatalf("agent's permissions: %s", p)
+		}
+		if r := search(s.LoginDemo(t, "agent")); r.Status != 200 {
+			t.Fatalf("a new login: %d %s", r.Status, r.Body)
+		}
+		out, err := runAdmin(t, s.DBPath, "", "user", "list", "--alias", "DEMO")
+		if err != nil || !strings.Contains(out, "person=select,read,insert,update activity=select,read,insert,delete tag=select,read branch=none") ||
+			!strings.Contains(out, "affiliation=select,read,allusers") {
+			t.Fatalf("list: %v\n%s", err, out)
+		}
+	})
 }

@@ -188,7 +188,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		tokens[q.User], scopes[q.User] = tok, sess.PersonScope()
+		tokens[q.User], scopes[q.User] = tok, sess.Scope(wayfarer.AreaPerson)
 	}
 
 	// The transport floor: a request that does no work (GET /version: no

@@ -136,7 +136,7 @@ func BenchmarkSearch(b *testing.B) {
 		tok, sess, crit := benchQuery(b, s, q)
 		b.Run(q.Name+"/direct", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit); err != nil {
+				if _, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -162,13 +162,13 @@ func BenchmarkSearchParts(b *testing.B) {
 	ctx := context.Background()
 	q := Queries[0]
 	tok, sess, crit := benchQuery(b, s, q)
-	res, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit)
+	res, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("1 query (direct)", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := s.App.DB.SearchPersons(ctx, sess.PersonScope(), crit); err != nil {
+			if _, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -177,7 +177,7 @@ func BenchmarkSearchParts(b *testing.B) {
 		cctx, cancel := context.WithCancel(ctx) // as a request's context is
 		defer cancel()
 		for b.Loop() {
-			if _, err := s.App.DB.SearchPersons(cctx, sess.PersonScope(), crit); err != nil {
+			if _, err := s.App.DB.SearchPersons(cctx, sess.Scope(wayfarer.AreaPerson), crit); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -18,10 +18,10 @@ type Login struct{ Alias, User, Password, Note string }
 
 // Logins are the demo logins, as the README lists them.
 var Logins = []Login{
-	{"DEMO", "admin", "demo-admin", "Admin, every person permission (incl. AllUsers, AllBranches, Decrypt)"},
-	{"DEMO", "agent", "demo-agent", "User, branch Main, one advisor; Select|Read|Insert|Update (OnlySelf, OnlyBranch)"},
-	{"DEMO", "branch", "demo-branch", "Manager, branch Harbor; Select|Read|Insert|Update|AllUsers (OnlyBranch)"},
-	{"DEMO", "viewer", "demo-viewer", "no person permission"},
+	{"DEMO", "admin", "demo-admin", "Admin, every permission in every area (incl. AllUsers, AllBranches, Decrypt)"},
+	{"DEMO", "agent", "demo-agent", "User, branch Main, one advisor; person and activity Select|Read|Insert|Update, other areas Select|Read (OnlySelf, OnlyBranch)"},
+	{"DEMO", "branch", "demo-branch", "Manager, branch Harbor; like agent plus AllUsers in every area (OnlyBranch)"},
+	{"DEMO", "viewer", "demo-viewer", "no permission in any area"},
 	{"DEMO", "disabled", "demo-disabled", "disabled user (login answers 104)"},
 	{"DEMO", "expired", "demo-expired", "password expired (login answers 102)"},
 	{"OTHER", "admin", "demo-admin", "a second active agency"},
@@ -101,19 +101,19 @@ func Seed(ctx context.Context, admin *wayfarer.AdminService, st store) error {
 		login   Login
 		typ     wayfarer.UserType
 		branch  *int64
-		perm    wayfarer.Permission
+		perms   wayfarer.Permissions
 		enabled bool
 		advisor string
 	}{
-		{Logins[0], wayfarer.UserTypeAdmin, &main, wayfarer.PermAll, true, ""},
-		{Logins[1], wayfarer.UserTypeUser, &main, wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermInsert | wayfarer.PermUpdate, true, "Alice Advisor"},
-		{Logins[2], wayfarer.UserTypeManager, &harbor, wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermInsert | wayfarer.PermUpdate | wayfarer.PermAllUsers, true, ""},
-		{Logins[3], wayfarer.UserTypeUser, &main, 0, true, ""},
-		{Logins[4], wayfarer.UserTypeUser, &main, wayfarer.PermSelect | wayfarer.PermRead, false, ""},
-		{Logins[5], wayfarer.UserTypeUser, &main, wayfarer.PermSelect | wayfarer.PermRead, true, ""},
+		{Logins[0], wayfarer.UserTypeAdmin, &main, wayfarer.AllPermissions(), true, ""},
+		{Logins[1], wayfarer.UserTypeUser, &main, agentPermissions(), true, "Alice Advisor"},
+		{Logins[2], wayfarer.UserTypeManager, &harbor, branchPermissions(), true, ""},
+		{Logins[3], wayfarer.UserTypeUser, &main, wayfarer.Permissions{}, true, ""},
+		{Logins[4], wayfarer.UserTypeUser, &main, personOnly(wayfarer.PermSelect | wayfarer.PermRead), false, ""},
+		{Logins[5], wayfarer.UserTypeUser, &main, personOnly(wayfarer.PermSelect | wayfarer.PermRead), true, ""},
 	}
 	for _, u := range users {
-		if err := ensureUser(ctx, admin, st, demo, u.login, u.typ, u.branch, u.perm, u.enabled); err != nil {
+		if err := ensureUser(ctx, admin, st, demo, u.login, u.typ, u.branch, u.perms, u.enabled); err != nil {
 			return err
 		}
 		if u.advisor != "" {
@@ -127,11 +127,39 @@ func Seed(ctx context.Context, admin *wayfarer.AdminService, st store) error {
 		}
 	}
 	for _, l := range Logins[6:] {
-		if err := ensureUser(ctx, admin, st, ids[l.Alias], l, wayfarer.UserTypeAdmin, nil, wayfarer.PermAll, true); err != nil {
+		if err := ensureUser(ctx, admin, st, ids[l.Alias], l, wayfarer.UserTypeAdmin, nil, wayfarer.AllPermissions(), true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+const editBits = wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermInsert | wayfarer.PermUpdate
+
+// agentPermissions: edits persons and activities, looks up the rest.
+func agentPermissions() wayfarer.Permissions {
+	var p wayfarer.Permissions
+	for _, a := range wayfarer.Areas() {
+		p[a] = wayfarer.PermSelect | wayfarer.PermRead
+	}
+	p[wayfarer.AreaPerson], p[wayfarer.AreaActivity] = editBits, editBits
+	return p
+}
+
+// branchPermissions: the agent's, reaching every user's records of its
+// branch (AllUsers) in every area, as in the person area.
+func branchPermissions() wayfarer.Permissions {
+	p := agentPermissions()
+	for a := range p {
+		p[a] |= wayfarer.PermAllUsers
+	}
+	return p
+}
+
+func personOnly(bits wayfarer.Permission) wayfarer.Permissions {
+	var p wayfarer.Permissions
+	p[wayfarer.AreaPerson] = bits
+	return p
 }
 
 func ensure(find, create func() (int64, error)) (int64, error) {
@@ -143,7 +171,7 @@ func ensure(find, create func() (int64, error)) (int64, error) {
 }
 
 func ensureUser(ctx context.Context, admin *wayfarer.AdminService, st store, agencyID int64, l Login,
-	typ wayfarer.UserType, branch *int64, perm wayfarer.Permission, enabled bool) error {
+	typ wayfarer.UserType, branch *int64, perms wayfarer.Permissions, enabled bool) error {
 	if _, err := st.UserByName(ctx, agencyID, l.User); err == nil {
 		return nil
 	} else if !errors.Is(err, wayfarer.ErrNotFound) {
@@ -151,7 +179,7 @@ func ensureUser(ctx context.Context, admin *wayfarer.AdminService, st store, age
 	}
 	expired := l.User == "expired"
 	id, err := admin.CreateUser(ctx, wayfarer.NewUser{
-		AgencyID: agencyID, UserName: l.User, Type: typ, BranchID: branch, Person: perm,
+		AgencyID: agencyID, UserName: l.User, Type: typ, BranchID: branch, Perms: perms,
 		Enabled: enabled, NonExpiringPassword: !expired,
 	}, l.Password)
 	if err != nil {

@@ -832,8 +832,8 @@ func TestPersonPermissions(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Read and Insert only (everywhere): no update.
-		if err := s.App.DB.SetUserPermissions(ctx, r.agency, viewerUser.ID,
-			wayfarer.PermSelect|wayfarer.PermRead|wayfarer.PermInsert|wayfarer.PermAllUsers|wayfarer.PermAllBranches); err != nil {
+		if err := s.App.DB.SetUserPermissions(ctx, r.agency, viewerUser.ID, map[wayfarer.Area]wayfarer.Permission{
+			wayfarer.AreaPerson: wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermInsert | wayfarer.PermAllUsers | wayfarer.PermAllBranches}); err != nil {
 			t.Fatal(err)
 		}
 		// New permissions end the user's sessions: a new login has them.

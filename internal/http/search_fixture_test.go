@@ -113,7 +113,7 @@ func seedSearch(f *searchFixture) func(a *app.App) error {
 		for _, u := range users {
 			b := f.branch[u.branch]
 			id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag, UserName: u.name, Type: wayfarer.UserTypeUser,
-				BranchID: &b, Person: u.perm, Enabled: true, NonExpiringPassword: true}, searchPassword)
+				BranchID: &b, Perms: wayfarer.Permissions{wayfarer.AreaPerson: u.perm}, Enabled: true, NonExpiringPassword: true}, searchPassword)
 			if err != nil {
 				return err
 			}

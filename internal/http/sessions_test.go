@@ -49,7 +49,9 @@ func TestSessionsEndWithUserAndAgencyChanges(t *testing.T) {
 			undo   func() error
 		}{
 			{"new password", func() error { return adm.SetPassword(ctx, demo.ID, agent.ID, "demo-agent") }, nil},
-			{"new permissions", func() error { return adm.SetPermissions(ctx, agent, agent.Person|wayfarer.PermDelete) }, nil},
+			{"new permissions", func() error {
+				return adm.SetPermissions(ctx, agent, map[wayfarer.Area]wayfarer.Permission{wayfarer.AreaPerson: agent.Perms[wayfarer.AreaPerson] | wayfarer.PermDelete})
+			}, nil},
 			{"another branch", func() error { return adm.SetBranch(ctx, agent, "Harbor") }, func() error { return adm.SetBranch(ctx, agent, "Main") }},
 			{"an advisor linked", func() error { return adm.LinkAdvisor(ctx, agent, "Mark Mainwaring") }, nil},
 			{"an advisor unlinked", func() error { return adm.UnlinkAdvisor(ctx, agent, "Mark Mainwaring") }, nil},
@@ -224,7 +226,9 @@ func TestChangesOfAnotherProcessReachTheSessionCache(t *testing.T) {
 			change func(u *wayfarer.User) error
 		}{
 			{"disable", "agent", func(u *wayfarer.User) error { return cli.Admin.SetEnabled(ctx, u, false) }},
-			{"set-permissions", "branch", func(u *wayfarer.User) error { return cli.Admin.SetPermissions(ctx, u, wayfarer.PermSelect) }},
+			{"set-permissions", "branch", func(u *wayfarer.User) error {
+				return cli.Admin.SetPermissions(ctx, u, map[wayfarer.Area]wayfarer.Permission{wayfarer.AreaPerson: wayfarer.PermSelect})
+			}},
 			{"set-password", "viewer", func(u *wayfarer.User) error { return cli.Admin.SetPassword(ctx, demo.ID, u.ID, "another-password") }},
 		} {
 			tok := s.LoginDemo(t, c.user)

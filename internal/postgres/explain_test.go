@@ -114,7 +114,7 @@ func TestExplainBenchQueries(t *testing.T) {
 		tr.mu.Lock()
 		tr.sent = nil
 		tr.mu.Unlock()
-		if _, err := traced.SearchPersons(ctx, sess.PersonScope(), crit); err != nil {
+		if _, err := traced.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit); err != nil {
 			t.Fatal(err)
 		}
 		tr.mu.Lock()

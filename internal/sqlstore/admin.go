@@ -80,12 +80,24 @@ func (db *DB) ProfileByName(ctx context.Context, agencyID int64, typ int, name s
 	return id, notFound(err)
 }
 
-// CreateUser inserts an app user.
-func (db *DB) CreateUser(ctx context.Context, u wayfarer.NewUser) (int64, error) {
-	return db.insertID(ctx, `INSERT INTO app_user (agency_id, user_name, user_name_key, type, enabled, password_hash,
-		non_expiring_password, password_last_modified, branch_id, person_permissions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		u.AgencyID, u.UserName, wayfarer.NormalizeUserName(u.UserName), u.Type, u.Enabled, u.PasswordHash,
-		u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID, u.Person)
+// CreateUser inserts an app user with its permissions, in one transaction.
+func (db *DB) CreateUser(ctx context.Context, u wayfarer.NewUser) (id int64, err error) {
+	err = db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, db.q(`INSERT INTO app_user (agency_id, user_name, user_name_key, type, enabled, password_hash,
+			non_expiring_password, password_last_modified, branch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rec_no`),
+			u.AgencyID, u.UserName, wayfarer.NormalizeUserName(u.UserName), u.Type, u.Enabled, u.PasswordHash,
+			u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID).Scan(&id); err != nil {
+			return err
+		}
+		set := map[wayfarer.Area]wayfarer.Permission{}
+		for a, bits := range u.Perms {
+			if bits != 0 {
+				set[wayfarer.Area(a)] = bits
+			}
+		}
+		return db.writePermissions(ctx, tx, u.AgencyID, id, set)
+	})
+	return id, err
 }
 
 // ListUsers lists an agency's users by name, with whether failed logins
@@ -109,7 +121,19 @@ func (db *DB) ListUsers(ctx context.Context, agencyID int64, now time.Time) ([]w
 		u.LockedOut = lockedOut
 		out = append(out, *u)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	perms, err := db.readPermissions(ctx, agencyID, 0)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if p := perms[out[i].ID]; p != nil {
+			out[i].Perms = *p
+		}
+	}
+	return out, nil
 }
 
 // changeUser runs one change to a user (an UPDATE or DELETE of change,
@@ -141,13 +165,6 @@ func (db *DB) SetUserPassword(ctx context.Context, agencyID, userID int64, hash 
 	return db.changeUser(ctx, agencyID, userID, true, true,
 		`UPDATE app_user SET password_hash = ?, password_last_modified = ? WHERE agency_id = ? AND rec_no = ?`,
 		hash, ts(at), agencyID, userID)
-}
-
-// SetUserPermissions replaces a user's person permission bits; the user's
-// sessions end.
-func (db *DB) SetUserPermissions(ctx context.Context, agencyID, userID int64, p wayfarer.Permission) error {
-	return db.changeUser(ctx, agencyID, userID, true, true,
-		`UPDATE app_user SET person_permissions = ? WHERE agency_id = ? AND rec_no = ?`, p, agencyID, userID)
 }
 
 // SetUserBranch moves a user to a branch (nil: none); the user's sessions end.

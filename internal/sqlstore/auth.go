@@ -32,13 +32,13 @@ func (db *DB) AgencyByAlias(ctx context.Context, alias string) (_ *wayfarer.Agen
 }
 
 const userColumns = `rec_no, agency_id, user_name, type, enabled, password_hash, non_expiring_password,
-	password_last_modified, locked, branch_id, person_permissions`
+	password_last_modified, locked, branch_id`
 
 func scanUser(row interface{ Scan(...any) error }, extra ...any) (*wayfarer.User, error) {
 	var u wayfarer.User
 	var branch sql.NullInt64
 	dest := append([]any{&u.ID, &u.AgencyID, &u.UserName, &u.Type, &u.Enabled, &u.PasswordHash, &u.NonExpiringPassword,
-		&u.PasswordLastModified, &u.Locked, &branch, &u.Person}, extra...)
+		&u.PasswordLastModified, &u.Locked, &branch}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return nil, notFound(err)
 	}
@@ -48,13 +48,25 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*wayfarer.User
 	return &u, nil
 }
 
-// UserByName finds a user of an agency by name, case-insensitively.
+// UserByName finds a user of an agency by name, case-insensitively, with
+// its permissions.
 func (db *DB) UserByName(ctx context.Context, agencyID int64, userName string) (_ *wayfarer.User, err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	return scanUser(db.primary.QueryRowContext(ctx, db.q(
+	u, err := scanUser(db.primary.QueryRowContext(ctx, db.q(
 		`SELECT `+userColumns+` FROM app_user WHERE agency_id = ? AND user_name_key = ?`),
 		agencyID, wayfarer.NormalizeUserName(userName)))
+	if err != nil {
+		return nil, err
+	}
+	perms, err := db.readPermissions(ctx, agencyID, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	if p := perms[u.ID]; p != nil {
+		u.Perms = *p
+	}
+	return u, nil
 }
 
 // UpdateLoginCounters runs fn on the two failed-login counters of an
@@ -187,17 +199,19 @@ func (db *DB) DeleteExpiredTokens(ctx context.Context, t time.Time) (int64, erro
 
 // SessionByToken loads the caller behind a token with the permissions the
 // database holds now. It runs for every authenticated request the session
-// cache cannot answer, so it is one prepared statement: the user's advisors
-// come as extra rows of a LEFT JOIN.
+// cache cannot answer, so it is one prepared statement: the user's
+// permission areas and advisors come as extra rows of two LEFT JOINs (one
+// row per area with bits and advisor: a handful).
 func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now time.Time) (_ *wayfarer.Session, err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	st, release, err := db.prepared(ctx, db.primary, `
-		SELECT t.rec_no, t.agency_id, a.alias, u.rec_no, u.user_name, u.type, u.branch_id, u.person_permissions, t.expires_at, ua.profile_id
+		SELECT t.rec_no, t.agency_id, a.alias, u.rec_no, u.user_name, u.type, u.branch_id, t.expires_at, ua.profile_id, up.area, up.bits
 		FROM identity_token t
 		JOIN app_user u ON u.agency_id = t.agency_id AND u.rec_no = t.app_user_id
 		JOIN agency a ON a.rec_no = t.agency_id
 		LEFT JOIN app_user_advisor ua ON ua.agency_id = u.agency_id AND ua.app_user_id = u.rec_no
+		LEFT JOIN app_user_permission up ON up.agency_id = u.agency_id AND up.app_user_id = u.rec_no
 		WHERE t.agency_id = ? AND t.rec_no = ? AND t.expires_at > ? AND u.enabled = ? AND u.locked = ? AND a.status = ?
 		ORDER BY ua.profile_id`)
 	if err != nil {
@@ -212,9 +226,10 @@ func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now t
 	var s *wayfarer.Session
 	for rows.Next() {
 		var cur wayfarer.Session
-		var branch, advisor sql.NullInt64
+		var branch, advisor, bits sql.NullInt64
+		var area sql.NullString
 		if err := rows.Scan(&cur.TokenID, &cur.AgencyID, &cur.AgencyAlias, &cur.UserID, &cur.UserName, &cur.UserType,
-			&branch, &cur.Person, &cur.ExpiresAt, &advisor); err != nil {
+			&branch, &cur.ExpiresAt, &advisor, &area, &bits); err != nil {
 			return nil, err
 		}
 		if s == nil {
@@ -223,8 +238,13 @@ func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now t
 				s.BranchID = &branch.Int64
 			}
 		}
-		if advisor.Valid {
+		// Rows are ordered by advisor, so an advisor's rows are adjacent
+		// (one per area); each area repeats once per advisor.
+		if advisor.Valid && (len(s.AdvisorIDs) == 0 || s.AdvisorIDs[len(s.AdvisorIDs)-1] != advisor.Int64) {
 			s.AdvisorIDs = append(s.AdvisorIDs, advisor.Int64)
+		}
+		if area.Valid {
+			setPermission(&s.Perms, area.String, wayfarer.Permission(bits.Int64))
 		}
 	}
 	if err := rows.Err(); err != nil {

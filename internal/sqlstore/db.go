@@ -108,6 +108,20 @@ func (db *DB) Migrate(ctx context.Context) (int, error) {
 	return len(res), nil
 }
 
+// MigrateTo applies the pending migrations up to version and no further:
+// how a test of one migration builds the database it starts from.
+func (db *DB) MigrateTo(ctx context.Context, version int64) (int, error) {
+	p, err := db.provider()
+	if err != nil {
+		return 0, err
+	}
+	res, err := p.UpTo(ctx, version)
+	if err != nil {
+		return len(res), fmt.Errorf("migrate to %d: %w", version, err)
+	}
+	return len(res), nil
+}
+
 // MigrationsPending reports whether any migration is not applied yet. It
 // takes no lock, so it works where the migration lock cannot (behind a
 // transaction-mode pooler) and never waits for a migrating instance.

@@ -24,7 +24,7 @@ type NewUser struct {
 	UserName            string
 	Type                UserType
 	BranchID            *int64
-	Person              Permission
+	Perms               Permissions
 	Enabled             bool
 	NonExpiringPassword bool
 	PasswordHash        string
@@ -51,7 +51,9 @@ type AdminStore interface {
 	// ListUsers fills LockedOut as of now.
 	ListUsers(ctx context.Context, agencyID int64, now time.Time) ([]User, error)
 	SetUserPassword(ctx context.Context, agencyID, userID int64, hash string, at time.Time) error
-	SetUserPermissions(ctx context.Context, agencyID, userID int64, p Permission) error
+	// SetUserPermissions replaces the bits of the areas in set, keeping
+	// the other areas'.
+	SetUserPermissions(ctx context.Context, agencyID, userID int64, set map[Area]Permission) error
 	SetUserBranch(ctx context.Context, agencyID, userID int64, branchID *int64) error
 	SetUserEnabled(ctx context.Context, agencyID, userID int64, enabled bool) error
 	SetUserLocked(ctx context.Context, agencyID, userID int64, locked bool) error
@@ -156,10 +158,18 @@ func (s *AdminService) SetPassword(ctx context.Context, agencyID, userID int64, 
 	return s.Store.SetUserPassword(ctx, agencyID, userID, h, s.Clock.Now())
 }
 
-// SetPermissions replaces a user's person permissions; the user's
-// sessions end.
-func (s *AdminService) SetPermissions(ctx context.Context, u *User, p Permission) error {
-	return s.Store.SetUserPermissions(ctx, u.AgencyID, u.ID, p)
+// SetPermissions replaces a user's permissions in the areas of set (the
+// other areas keep theirs); the user's sessions end.
+func (s *AdminService) SetPermissions(ctx context.Context, u *User, set map[Area]Permission) error {
+	if len(set) == 0 {
+		return errors.New("no permission area given")
+	}
+	for a := range set {
+		if !a.valid() {
+			return fmt.Errorf("unknown permission area %d", int(a))
+		}
+	}
+	return s.Store.SetUserPermissions(ctx, u.AgencyID, u.ID, set)
 }
 
 // SetBranch moves a user to a branch (empty name: none); the user's

@@ -65,7 +65,7 @@ type User struct {
 	// with the right password answer 103.
 	Locked   bool
 	BranchID *int64
-	Person   Permission
+	Perms    Permissions
 	// LockedOut (ListUsers only): failed logins lock the name now, from
 	// some address or from all.
 	LockedOut bool

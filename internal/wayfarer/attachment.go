@@ -113,13 +113,13 @@ type AttachmentFile struct {
 // attachment that is not the person's, and a link (no bytes) are one and
 // the same answer: PersonNotFoundError.
 func (s *PersonService) AttachmentFile(ctx context.Context, sess *Session, recNo, attachmentRecNo int64) (*AttachmentFile, error) {
-	if err := sess.Require(PermRead, MethodPerson); err != nil {
+	if err := sess.Require(AreaPerson, PermRead, MethodPerson); err != nil {
 		return nil, err
 	}
 	if recNo <= 0 || attachmentRecNo <= 0 {
 		return nil, PersonNotFoundError()
 	}
-	f, err := s.Store.LoadAttachmentFile(ctx, sess.PersonScope(), recNo, attachmentRecNo)
+	f, err := s.Store.LoadAttachmentFile(ctx, sess.Scope(AreaPerson), recNo, attachmentRecNo)
 	if errors.Is(err, ErrNotFound) {
 		return nil, PersonNotFoundError()
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Permission is the bit set of one permission area (here: person actions),
-// with the reference's bit values.
+// Permission is the bit set of one permission area (Area), with the
+// reference's bit values.
 type Permission uint32
 
 const (
@@ -22,7 +22,7 @@ const (
 	PermImport
 )
 
-// PermAll is every person permission.
+// PermAll is every permission of an area.
 const PermAll = PermSelect | PermRead | PermInsert | PermUpdate | PermDelete | PermAllUsers | PermAllBranches | PermDecrypt | PermExport | PermImport
 
 var permissionNames = []struct {

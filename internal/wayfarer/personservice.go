@@ -93,11 +93,11 @@ func (s *PersonService) now() time.Time {
 // Load returns one person. With decrypt, credit/debit numbers are shown in
 // clear (Decrypt permission) and every card so shown is audited.
 func (s *PersonService) Load(ctx context.Context, sess *Session, recNo int64, decrypt bool) (*Person, error) {
-	if err := sess.Require(PermRead, MethodPerson); err != nil {
+	if err := sess.Require(AreaPerson, PermRead, MethodPerson); err != nil {
 		return nil, err
 	}
 	if decrypt {
-		if err := sess.Require(PermDecrypt, MethodPerson); err != nil {
+		if err := sess.Require(AreaPerson, PermDecrypt, MethodPerson); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +134,7 @@ func (s *PersonService) load(ctx context.Context, sess *Session, recNo int64) (*
 	if recNo <= 0 {
 		return nil, PersonNotFoundError()
 	}
-	p, err := s.Store.LoadPerson(ctx, sess.PersonScope(), recNo)
+	p, err := s.Store.LoadPerson(ctx, sess.Scope(AreaPerson), recNo)
 	if errors.Is(err, ErrNotFound) {
 		return nil, PersonNotFoundError()
 	}
@@ -166,7 +166,7 @@ func (s *PersonService) Save(ctx context.Context, sess *Session, old, new *Perso
 func (s *PersonService) SaveIf(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (int64, error) {
 	if old == nil {
 		if pre != nil {
-			if err := sess.Require(PermInsert, MethodPerson); err != nil {
+			if err := sess.Require(AreaPerson, PermInsert, MethodPerson); err != nil {
 				return 0, err
 			}
 			return 0, PreconditionFailedError()
@@ -184,7 +184,7 @@ func (s *PersonService) SaveAndLoad(ctx context.Context, sess *Session, old, new
 
 // SaveAndLoadIf is SaveAndLoad under a precondition (nil: none).
 func (s *PersonService) SaveAndLoadIf(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (*Person, error) {
-	if err := sess.Require(PermRead, MethodPerson); err != nil {
+	if err := sess.Require(AreaPerson, PermRead, MethodPerson); err != nil {
 		return nil, err
 	}
 	recNo, err := s.SaveIf(ctx, sess, old, new, pre)
@@ -209,7 +209,7 @@ func (s *PersonService) SaveAndLoadIf(ctx context.Context, sess *Session, old, n
 // defaults to the caller's own (the only advisor, when there is one); a
 // person that would lie outside the caller's scope is refused (403).
 func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (int64, error) {
-	if err := sess.Require(PermInsert, MethodPerson); err != nil {
+	if err := sess.Require(AreaPerson, PermInsert, MethodPerson); err != nil {
 		return 0, err
 	}
 	if p == nil {
@@ -220,7 +220,7 @@ func (s *PersonService) Create(ctx context.Context, sess *Session, p *Person) (i
 	}
 	n := clonePerson(p)
 	ignoreCompletedBy(n)
-	scope := sess.PersonScope()
+	scope := sess.Scope(AreaPerson)
 	if !n.BranchRecNo.Present && scope.OnlyBranch && scope.BranchID != nil {
 		n.BranchRecNo = Some(*scope.BranchID)
 	}
@@ -260,7 +260,7 @@ func (s *PersonService) Update(ctx context.Context, sess *Session, old, new *Per
 // update is Update; a precondition that does not hold for the stored
 // person (checked under the save's lock) refuses it with 412.
 func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Person, pre *Precondition) (int64, error) {
-	if err := sess.Require(PermUpdate, MethodPerson); err != nil {
+	if err := sess.Require(AreaPerson, PermUpdate, MethodPerson); err != nil {
 		return 0, err
 	}
 	if old == nil || new == nil {
@@ -281,7 +281,7 @@ func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Per
 	if recNo <= 0 {
 		return 0, PersonNotFoundError()
 	}
-	scope := sess.PersonScope()
+	scope := sess.Scope(AreaPerson)
 	err := s.Store.UpdatePerson(ctx, scope, recNo, func(current *Person) (*PersonWrite, error) {
 		if !pre.holds(current) {
 			return nil, PreconditionFailedError()
@@ -295,7 +295,7 @@ func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Per
 		// anyone else a clear number is a new number (new token), even when
 		// it equals the stored one: otherwise an unchanged token would
 		// confirm a guessed card number.
-		if sess.Person.Has(PermDecrypt) {
+		if sess.Can(AreaPerson, PermDecrypt) {
 			if err := s.reconcileClearNumbers(sess.AgencyID, o, n, current); err != nil {
 				return nil, err
 			}

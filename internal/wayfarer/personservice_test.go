@@ -95,7 +95,9 @@ func (c fixedClock) Now() time.Time { return c.t }
 
 func session(perm Permission) *Session {
 	main := int64(1)
-	return &Session{AgencyID: 1, UserID: 9, Person: perm, BranchID: &main, AdvisorIDs: []int64{2}}
+	var perms Permissions
+	perms[AreaPerson] = perm
+	return &Session{AgencyID: 1, UserID: 9, Perms: perms, BranchID: &main, AdvisorIDs: []int64{2}}
 }
 
 const (

@@ -138,12 +138,12 @@ type SearchService struct {
 // also export (Export). A handler calls it before it reads the parameters:
 // a caller who may not search learns nothing about them.
 func (s *SearchService) Authorize(sess *Session, report bool) error {
-	if err := sess.Require(PermSelect, MethodPersonSearch); err != nil {
+	if err := sess.Require(AreaPerson, PermSelect, MethodPersonSearch); err != nil {
 		return err
 	}
 	// A CSV report takes the list out of the application: an export.
 	if report {
-		return sess.Require(PermExport, MethodPersonSearch)
+		return sess.Require(AreaPerson, PermExport, MethodPersonSearch)
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 		return nil, err
 	}
 	if s.MaxRows <= 0 {
-		res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
+		res, err := s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
 		return res, searchTimeout(err)
 	}
 	if c.RowCount > s.MaxRows {
@@ -171,7 +171,7 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 		c.RowCount = s.MaxRows + 1
 		defer func() { c.RowCount = 0 }()
 	}
-	res, err := s.Store.SearchPersons(ctx, sess.PersonScope(), c)
+	res, err := s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
 	if err != nil {
 		return nil, searchTimeout(err)
 	}

@@ -89,7 +89,7 @@ func TestCheckSearchLimits(t *testing.T) {
 func TestSearchServiceChecksLimitsFirst(t *testing.T) {
 	store := &countingSearchStore{}
 	s := &SearchService{Store: store, MaxRows: 100}
-	sess := &Session{Person: PermSelect}
+	sess := &Session{Perms: Permissions{AreaPerson: PermSelect}}
 	c := &SearchCriteria{}
 	for range MaxSearchFilterEntries + 1 {
 		c.Tags = append(c.Tags, TagParam{TagRecNo: new(int64(1)), Checked: true})
@@ -112,7 +112,7 @@ func (s *countingSearchStore) SearchPersons(_ context.Context, _ Scope, c *Searc
 // A query timeout of the store is the search's 420, asking to narrow it.
 func TestSearchTimeoutAnswer(t *testing.T) {
 	s := &SearchService{Store: timeoutStore{}, MaxRows: 100}
-	_, err := s.Search(t.Context(), &Session{Person: PermSelect}, &SearchCriteria{})
+	_, err := s.Search(t.Context(), &Session{Perms: Permissions{AreaPerson: PermSelect}}, &SearchCriteria{})
 	e := AsError(err)
 	if e == nil || e.Kind != KindUnavailable || e.Code != contract.CodeQueryTimeout || e.Method != MethodPersonSearch ||
 		e.Message != "The search took longer than the 1.5s limit; narrow it" {

@@ -24,15 +24,16 @@ type Session struct {
 	UserID      int64
 	UserName    string
 	UserType    UserType
-	BranchID    *int64 // the user's branch; nil when the user has none
-	Person      Permission
-	AdvisorIDs  []int64 // advisor profiles the user is linked to
+	BranchID    *int64      // the user's branch; nil when the user has none
+	Perms       Permissions // one bit set per area
+	AdvisorIDs  []int64     // advisor profiles the user is linked to
 	ExpiresAt   time.Time
 }
 
-// Scope bounds which persons a caller can reach: always one agency; without
-// AllUsers only persons whose advisor is one of the user's advisors (OnlySelf);
-// without AllBranches only persons of the user's branch (OnlyBranch).
+// Scope bounds which records of an area a caller can reach: always one
+// agency; without the area's AllUsers only records whose advisor is one of
+// the user's advisors (OnlySelf); without its AllBranches only records of
+// the user's branch (OnlyBranch).
 type Scope struct {
 	AgencyID   int64
 	OnlySelf   bool
@@ -41,13 +42,15 @@ type Scope struct {
 	BranchID   *int64
 }
 
-// PersonScope derives the person scope of a session.
-func (s *Session) PersonScope() Scope {
+// Scope derives the session's scope in an area from the area's AllUsers
+// and AllBranches bits.
+func (s *Session) Scope(area Area) Scope {
+	p := s.Perms[area]
 	return Scope{
 		AgencyID:   s.AgencyID,
-		OnlySelf:   !s.Person.Has(PermAllUsers),
+		OnlySelf:   !p.Has(PermAllUsers),
 		AdvisorIDs: s.AdvisorIDs,
-		OnlyBranch: !s.Person.Has(PermAllBranches),
+		OnlyBranch: !p.Has(PermAllBranches),
 		BranchID:   s.BranchID,
 	}
 }
@@ -79,12 +82,16 @@ func (sc Scope) Allows(branchID, advisorID *int64) bool {
 	return true
 }
 
-// Require returns a 403 error unless the session holds perm.
-func (s *Session) Require(perm Permission, method string) error {
-	if s.Person.Has(perm) {
+// Can reports whether the session holds every bit of perm in area.
+func (s *Session) Can(area Area, perm Permission) bool { return s.Perms[area].Has(perm) }
+
+// Require returns a 403 error (600, naming the area and the bits) unless
+// the session holds perm in area.
+func (s *Session) Require(area Area, perm Permission, method string) error {
+	if s.Can(area, perm) {
 		return nil
 	}
-	return Errorf(KindForbidden, contract.CodePermissionDenied, method, "Permission denied: person %s permission required", perm)
+	return Errorf(KindForbidden, contract.CodePermissionDenied, method, "Permission denied: %s %s permission required", area, perm)
 }
 
 // Clock is the time source; tests inject a fake one.
