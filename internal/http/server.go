@@ -36,6 +36,7 @@ type Config struct {
 type Server struct {
 	personHandlers // person.go: the person services
 	searchHandlers // search.go: the search services
+	lookupHandlers // tag.go: tag definitions and affiliations
 
 	Login  *wayfarer.LoginService
 	DB     Pinger
@@ -69,6 +70,10 @@ func (s *Server) routes() {
 	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
 	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("GET", "/tag/{recNo}", s.authed(wayfarer.MethodTag, s.handleLoadTag))
+	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))
+	rt.add("POST", "/tag/refresh", s.authed(wayfarer.MethodTag, s.handleSaveTagRefresh))
+	rt.add("GET", "/affiliation/{recNo}", s.authed(wayfarer.MethodAffiliation, s.handleLoadAffiliation))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }
