@@ -9,6 +9,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // oneRecord reads a 200 answer holding an array of one object.
@@ -218,4 +219,61 @@ func mustJSONBytes(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func sqlstoreElement(affiliation int64, cat, code, name string, sortNo *int) sqlstore.NewMarketingElement {
 	return sqlstore.NewMarketingElement{AffiliationID: affiliation, Category: cat, Code: code, Name: name, SortNo: sortNo}
+}
+
+// TestPersonSaveRefersToLookups: a personTag or personMarketing pointing to a
+// definition that is missing or another agency's is a 400 naming the
+// entry, and nothing of the save is written (create and update).
+func TestPersonSaveRefersToLookups(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *testserver.Server, r personRefs) {
+		ctx := t.Context()
+		other, err := s.App.DB.AgencyByAlias(ctx, "OTHER")
+		if err != nil {
+			t.Fatal(err)
+		}
+		otherTag, err := s.App.DB.EnsureTag(ctx, other.ID, "Other agency tag")
+		if err != nil {
+			t.Fatal(err)
+		}
+		otherElement, err := s.App.DB.EnsureMarketingElement(ctx, other.ID, "OTHR", "Other agency element")
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin := clientFor(t, s, "admin")
+		before, err := s.App.DB.CountPersons(ctx, r.agency)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ body, contains string }{
+			{fmt.Sprintf(`{"activeStatus":1,"lastName":"Ref","personTag":[{"tag_recNo":%d,"value":"x"}]}`, otherTag),
+				fmt.Sprintf("personTag[0].tag_recNo %d does not exist", otherTag)},
+			{fmt.Sprintf(`{"activeStatus":1,"lastName":"Ref","personTag":[{"tag_recNo":%d},{"tag_recNo":999999}]}`, r.vip),
+				"personTag[1].tag_recNo 999999 does not exist"},
+			{`{"activeStatus":1,"lastName":"Ref","personMarketing":[{"marketingElement_recNo":999999}]}`,
+				"personMarketing[0].marketingElement_recNo 999999 does not exist"},
+			{fmt.Sprintf(`{"activeStatus":1,"lastName":"Ref","personMarketing":[{"marketingElement_recNo":%d}]}`, otherElement),
+				fmt.Sprintf("personMarketing[0].marketingElement_recNo %d does not exist", otherElement)},
+		} {
+			m := wantResult(t, admin.do("POST", "/person", c.body), 400, contract.CodeInvalidValue, "person")
+			if !strings.Contains(m["resultDescription"].(string), c.contains) {
+				t.Fatalf("%s: %q", c.body, m["resultDescription"])
+			}
+		}
+		if after, _ := s.App.DB.CountPersons(ctx, r.agency); after != before {
+			t.Fatalf("persons %d, want %d: a refused save wrote", after, before)
+		}
+		// An update adding another agency's element is refused the same way.
+		recNo := admin.create(kenJSON(r))
+		old := admin.load(recNo)
+		n := clone(t, old)
+		n.LastName = wayfarer.Some("Changed")
+		n.PersonMarketing = append(n.PersonMarketing, wayfarer.PersonMarketing{MarketingElementRecNo: wayfarer.Some(otherElement)})
+		m := wantResult(t, admin.update(old, n), 400, contract.CodeInvalidValue, "person")
+		if !strings.Contains(m["resultDescription"].(string), "personMarketing[1].marketingElement_recNo") {
+			t.Fatalf("%v", m)
+		}
+		if got := admin.load(recNo); got.LastName.Value != "Abler" {
+			t.Fatal("written")
+		}
+	})
 }
