@@ -51,9 +51,24 @@ type MarketingSearchParam struct {
 	Checked               *bool   `json:"checked,omitempty"`
 }
 
+// ExtendedColumn is an entry of includeColsExtended, Wayfarer's design
+// (the reference does not publish one): {"type":"tag","recNo":12} adds the
+// column "tag:12" holding the person's value of tag 12;
+// {"type":"marketing","recNo":7} adds "marketing:7", true when the person
+// is marked for marketing element 7.
+type ExtendedColumn struct {
+	Type  *string `json:"type,omitempty"`
+	RecNo *int64  `json:"recNo,omitempty"`
+}
+
+// NewExtendedColumn builds an includeColsExtended entry.
+func NewExtendedColumn(typ string, recNo int64) *ExtendedColumn {
+	return &ExtendedColumn{Type: &typ, RecNo: &recNo}
+}
+
 // PersonSearchRequest is the body of POST /personSearch. The server also
-// knows includeColsExtended and personActivitySearchParams, which it
-// refuses (408) until it serves them.
+// knows personActivitySearchParams, which it refuses (408) until it serves
+// it.
 type PersonSearchRequest struct {
 	RecNo                *NumSearchParam         `json:"recNo,omitempty"`
 	SkipLookup           *bool                   `json:"skipLookup,omitempty"`
@@ -67,6 +82,7 @@ type PersonSearchRequest struct {
 	ModifiedDateTimeFrom *DateTimeUTCSearchParam `json:"modifiedDateTimeFrom,omitempty"`
 	ModifiedDateTimeTo   *DateTimeUTCSearchParam `json:"modifiedDateTimeTo,omitempty"`
 	IncludeCols          []string                `json:"includeCols,omitempty"`
+	IncludeColsExtended  []*ExtendedColumn       `json:"includeColsExtended,omitempty"`
 	BaseURL              *string                 `json:"baseUrl,omitempty"`
 	ReportFormat         *bool                   `json:"reportFormat,omitempty"`
 	ReportName           *string                 `json:"reportName,omitempty"`

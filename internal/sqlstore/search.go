@@ -152,6 +152,10 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 	d := db.Dialect
 	var cols []Expr
 	for i, col := range c.Columns {
+		if col.Extended != nil {
+			cols = append(cols, extendedColumnExpr(d, col, i))
+			continue
+		}
 		expr := searchColumnSQL(d, col.Name)
 		if expr == "" || (col.Lookup && c.SkipLookup) {
 			expr = "NULL"
@@ -226,6 +230,9 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	handle := db.Reader(c.ReadOnlyIntent)
+	if err := db.checkExtendedColumns(ctx, handle, sc.AgencyID, c.Columns); err != nil {
+		return nil, err
+	}
 	opt, err := db.searchOptions(ctx, handle, sc, c)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ type SearchColumn struct {
 	Size   int // maximum length of a string column; 0 when none is given
 	Group  ColumnGroup
 	Lookup bool // a name looked up in another table; skipLookup leaves it out
+	// Extended is the definition of an includeColsExtended column; nil
+	// for the catalog's columns.
+	Extended *ExtendedColumn
 }
 
 // SearchColumns is the column catalog in contract order.

@@ -17,7 +17,6 @@ import (
 // not serve yet.
 type personSearchBody struct {
 	contract.PersonSearchRequest
-	IncludeColsExtended        []any          `json:"includeColsExtended" wf:"unsupported"`
 	PersonActivitySearchParams map[string]any `json:"personActivitySearchParams" wf:"unsupported"`
 	DisplayTagRecNo            *int64         `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
 }
@@ -59,6 +58,11 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 		ActionItemCompleted: r.ActionItemCompleted,
 	}
 	c.Columns, c.DefaultCols, v.err = wayfarer.NewSearchColumns(r.IncludeCols)
+	if len(r.IncludeColsExtended) > 0 && v.err == nil {
+		var extended []wayfarer.SearchColumn
+		extended, v.err = wayfarer.NewExtendedColumns(extendedColumns(r.IncludeColsExtended))
+		c.Columns = append(c.Columns, extended...)
+	}
 	v.check(wayfarer.CheckSearchLength("UniqueId", c.UniqueID, 64))
 	c.StartingRow = v.count("startingRow", r.StartingRow)
 	c.RowCount = v.count("rowCount", r.RowCount)
@@ -111,6 +115,18 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 		return nil, v.err
 	}
 	return c, nil
+}
+
+// extendedColumns reads includeColsExtended entries; a null entry is an
+// entry without members, refused as such.
+func extendedColumns(entries []*contract.ExtendedColumn) []wayfarer.ExtendedColumnRequest {
+	out := make([]wayfarer.ExtendedColumnRequest, len(entries))
+	for i, e := range entries {
+		if e != nil {
+			out[i] = wayfarer.ExtendedColumnRequest{Type: e.Type, RecNo: e.RecNo}
+		}
+	}
+	return out
 }
 
 // converter keeps the first error of a conversion, so that each parameter
