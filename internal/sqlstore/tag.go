@@ -136,3 +136,13 @@ func (db *DB) ListTags(ctx context.Context, agencyID int64) ([]TagSummary, error
 	})
 	return out, err
 }
+
+// EnsureTagDefinition returns the recNo of the agency's tag named t.Name,
+// creating it with t's settings when missing (demo data).
+func (db *DB) EnsureTagDefinition(ctx context.Context, agencyID int64, t *wayfarer.Tag) (int64, error) {
+	names, values := assignments(tagDefColumns, t, []string{"activeStatus", "valueFreeFlow", "valueRequired", "valueList",
+		"description", "areaFlags", "requirement", "defaultValue"})
+	names = append([]string{"agency_id", "name"}, names...)
+	return db.ensureNamed(ctx, `SELECT rec_no FROM tag WHERE agency_id = ? AND name = ?`,
+		insertSQL("tag", names)+` RETURNING rec_no`, agencyID, t.Name.Value, values...)
+}
