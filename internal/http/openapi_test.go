@@ -39,6 +39,10 @@ var serverRoutes = []string{
 	"GET /person/{recNo}/attachment/{attachmentRecNo}",
 	"POST /person",
 	"POST /person/refresh",
+	"GET /tag/{recNo}",
+	"POST /tag",
+	"POST /tag/refresh",
+	"GET /affiliation/{recNo}",
 	"GET /healthz",
 	"GET /readyz",
 }
