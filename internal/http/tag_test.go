@@ -12,6 +12,19 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
+// The devportal's Tag and Affiliation tables, for wantShape.
+func init() {
+	refTables["tag"] = refTable{
+		"recNo": "long", "name": "string", "activeStatus": "bool", "valueFreeFlow": "bool", "valueRequired": "bool",
+		"valueList": "string", "description": "string", "areaFlags": "int", "requirement": "short", "defaultValue": "string",
+	}
+	refTables["affiliation"] = refTable{"recNo": "long", "name": "string", "affiliationMarketingCategory": "table:affiliationMarketingCategory"}
+	refTables["affiliationMarketingCategory"] = refTable{"affiliation_recNo": "long", "recNo": "long", "name": "string", "id": "string",
+		"affiliationMarketingElement": "table:affiliationMarketingElement"}
+	refTables["affiliationMarketingElement"] = refTable{"recNo": "long", "affiliationMarketingCategory_recNo": "long", "name": "string",
+		"id": "string", "sortNo": "short"}
+}
+
 // oneRecord reads a 200 answer holding an array of one object.
 func oneRecord(t *testing.T, r *testserver.Response) map[string]any {
 	t.Helper()
@@ -64,7 +77,9 @@ func TestTagRoutes(t *testing.T) {
 		if m["resultDescription"] != "Tag created" {
 			t.Fatalf("%v", m)
 		}
-		tag := oneRecord(t, admin.do("GET", fmt.Sprintf("/tag/%d", recNo), nil))
+		loaded := admin.do("GET", fmt.Sprintf("/tag/%d", recNo), nil)
+		wantShape(t, "GET /tag", loaded.Body, "tag", true)
+		tag := oneRecord(t, loaded)
 		wantKeys(t, tag, map[string]string{"recNo": "number", "name": "string", "activeStatus": "bool", "valueFreeFlow": "bool",
 			"valueRequired": "bool", "valueList": "string", "description": "string", "areaFlags": "number",
 			"requirement": "number", "defaultValue": "string"})
@@ -179,7 +194,9 @@ func TestAffiliationRoute(t *testing.T) {
 			sortNo++
 		}
 		admin := clientFor(t, s, "admin")
-		a := oneRecord(t, admin.do("GET", fmt.Sprintf("/affiliation/%d", virtuoso), nil))
+		loaded := admin.do("GET", fmt.Sprintf("/affiliation/%d", virtuoso), nil)
+		wantShape(t, "GET /affiliation", loaded.Body, "affiliation", false)
+		a := oneRecord(t, loaded)
 		wantKeys(t, a, map[string]string{"recNo": "number", "name": "string", "affiliationMarketingCategory": "array"})
 		cats := a["affiliationMarketingCategory"].([]any)
 		if len(cats) != 2 {
