@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // Pinger reports whether the database answers (for /readyz).
@@ -70,6 +71,8 @@ func (s *Server) routes() {
 	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
 	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
+	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
 	rt.add("GET", "/tag/{recNo}", s.authed(wayfarer.MethodTag, s.handleLoadTag))
 	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))
 	rt.add("POST", "/tag/refresh", s.authed(wayfarer.MethodTag, s.handleSaveTagRefresh))
