@@ -67,3 +67,14 @@ type MarketingElement struct {
 	ID            *string `json:"id,omitempty"`
 	SortNo        *int    `json:"sortNo,omitempty"`
 }
+
+// TagSearchRequest is the body of POST /tagSearch.
+type TagSearchRequest struct {
+	SearchBase
+	Name         *StringSearchParam `json:"name,omitempty"`
+	ActiveStatus *bool              `json:"activeStatus,omitempty"`
+	// AreaFlags finds tags available in any of the areas given: a flag
+	// (Client 1, Traveler 2, ...) matches tags whose areaFlags hold it or
+	// are 0 (All); 0 matches tags of areaFlags 0 only.
+	AreaFlags []int32 `json:"areaFlags,omitempty"`
+}

@@ -39,6 +39,7 @@ var serverRoutes = []string{
 	"GET /person/{recNo}/attachment/{attachmentRecNo}",
 	"POST /person",
 	"POST /person/refresh",
+	"POST /tagSearch",
 	"GET /tag/{recNo}",
 	"POST /tag",
 	"POST /tag/refresh",

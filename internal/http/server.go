@@ -73,6 +73,7 @@ func (s *Server) routes() {
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
 	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
 	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
+	rt.add("POST", "/tagSearch", s.authed(wayfarer.MethodTagSearch, s.flatSearch(wayfarer.TagSearchCatalog, wire.DecodeTagSearch)))
 	rt.add("GET", "/tag/{recNo}", s.authed(wayfarer.MethodTag, s.handleLoadTag))
 	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))
 	rt.add("POST", "/tag/refresh", s.authed(wayfarer.MethodTag, s.handleSaveTagRefresh))

@@ -10,7 +10,7 @@ import (
 // Affiliations (devportal Affiliation): a consortium or network an agency
 // belongs to, its marketing categories, and in each the marketing elements
 // a person's personMarketing rows point to. Like tags they are agency-wide
-// look-ups: no branch or advisor scope applies (docs/lookups.md).
+// look-ups: no branch or advisor scope applies (docs/tags.md).
 
 // Affiliation is an affiliation with its marketing categories, as GET
 // /affiliation/{recNo} answers it.

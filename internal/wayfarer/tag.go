@@ -13,7 +13,7 @@ import (
 // Tag definitions (devportal Tag, TagSearch): the agency's list of tags a
 // person's personTag rows point to. A tag is agency-wide: it has no branch
 // or advisor, so of the Tag area's scope bits only the agency applies
-// (docs/lookups.md).
+// (docs/tags.md).
 
 // Methods of the tag and affiliation routes, as error bodies name them.
 const (
@@ -34,7 +34,7 @@ const (
 const TagAreaFlagsAll = 4095
 
 // Tag is a tag definition. Sizes are the devportal's; valueList has none
-// published and takes Wayfarer's bound (docs/lookups.md).
+// published and takes Wayfarer's bound (docs/tags.md).
 type Tag struct {
 	RecNo         Opt[int64]  `json:"recNo,omitzero" wf:"id"`
 	Name          Opt[string] `json:"name,omitzero" max:"64"`

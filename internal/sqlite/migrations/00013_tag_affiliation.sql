@@ -1,6 +1,6 @@
 -- +goose Up
 -- Tag definitions and affiliations as the devportal's Tag and Affiliation
--- describe them (docs/lookups.md): a tag's settings beside its name, and an
+-- describe them (docs/tags.md): a tag's settings beside its name, and an
 -- affiliation's marketing categories, each holding marketing elements.
 -- PostgreSQL twin: internal/postgres/migrations/00013_tag_affiliation.sql.
 
