@@ -102,3 +102,23 @@ func oneOf[T any](what string, list []*T) (*T, error) {
 	}
 	return list[0], nil
 }
+
+// SearchTags runs POST /tagSearch (the Tag Select permission) and returns
+// its rows, holding the columns of req.IncludeCols (without them recNo,
+// name, description, activeStatus, requirement, areaFlags); read them with
+// Row's methods, e.g. row.String("name"). A search matching nothing is no
+// rows. req may be nil: every tag of the agency.
+func (c *Client) SearchTags(ctx context.Context, req *contract.TagSearchRequest) ([]Row, error) {
+	if req == nil {
+		req = &contract.TagSearchRequest{}
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	rows := []Row{}
+	if _, err := c.call(ctx, http.MethodPost, "/tagSearch", body, &rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}

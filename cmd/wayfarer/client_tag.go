@@ -9,19 +9,30 @@ import (
 	"strconv"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/wayfarerhq/wayfarer/client"
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 func clientTagsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tags",
-		Usage:     "show tag definitions by recNo (GET /tag/{recNo}) as JSON",
-		ArgsUsage: "RECNO...",
+		Usage:     "list tag definitions (POST /tagSearch), or show some by recNo (GET /tag/{recNo}) as JSON",
+		ArgsUsage: "[RECNO...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Usage: "names starting with this"},
+			&cli.BoolFlag{Name: "active", Usage: "active tags only"},
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array of row objects"},
+		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			recNos, err := clientRecNos(cmd)
+			c, err := clientConnect(ctx, cmd)
 			if err != nil {
 				return err
 			}
-			c, err := clientConnect(ctx, cmd)
+			if cmd.Args().Len() == 0 {
+				return clientListTags(ctx, cmd, c)
+			}
+			recNos, err := clientRecNos(cmd)
 			if err != nil {
 				return err
 			}
@@ -87,4 +98,25 @@ func printClientJSON(cmd *cli.Command, v any) error {
 	}
 	_, err = fmt.Fprintf(cmd.Root().Writer, "%s\n", b)
 	return err
+}
+
+// clientListTags prints the agency's tags as the search command prints persons.
+func clientListTags(ctx context.Context, cmd *cli.Command, c *client.Client) error {
+	req := &contract.TagSearchRequest{}
+	cols := []client.Column{"recNo", "name", "activeStatus", "requirement", "availableForUseIn", "description"}
+	for _, col := range cols {
+		req.IncludeCols = append(req.IncludeCols, string(col))
+	}
+	if v := cmd.String("name"); v != "" {
+		req.Name = contract.NewStringSearchParam(5, v) // StartingWith
+	}
+	if cmd.Bool("active") {
+		active := true
+		req.ActiveStatus = &active
+	}
+	rows, err := c.SearchTags(ctx, req)
+	if err != nil {
+		return clientCLIError(err)
+	}
+	return printClientRows(cmd.Root().Writer, cols, rows, cmd.Bool("json"))
 }

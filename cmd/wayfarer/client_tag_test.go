@@ -35,7 +35,11 @@ func TestClientCLITagsAndExtendedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := runClientCLI(t, "", "tags", fmt.Sprint(vip)).must(t)
+	r := runClientCLI(t, "", "tags", "--name", "VI").must(t)
+	if !strings.Contains(r.out, "VIP") || !strings.Contains(r.out, "availableForUseIn") {
+		t.Fatalf("%s", r.out)
+	}
+	r = runClientCLI(t, "", "tags", fmt.Sprint(vip)).must(t)
 	if !strings.Contains(r.out, `"name": "VIP"`) {
 		t.Fatalf("%s", r.out)
 	}

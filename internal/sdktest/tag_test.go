@@ -31,6 +31,17 @@ func TestSDKTagsAndAffiliations(t *testing.T) {
 	if err != nil || *updated.Description != "Aisle or window" || *updated.Name != name {
 		t.Fatalf("%+v %v", updated, err)
 	}
+	active := true
+	rows, err := c.SearchTags(ctx, &contract.TagSearchRequest{Name: contract.NewStringSearchParam(5, "seat"), ActiveStatus: &active})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("%v %v", rows, err)
+	}
+	if d, _ := rows[0].String("description"); d != "Aisle or window" || rows[0].RecNo() != *created.RecNo {
+		t.Fatalf("%v", rows[0])
+	}
+	if rows, err := c.SearchTags(ctx, &contract.TagSearchRequest{Name: contract.NewStringSearchParam(1, "nothing")}); err != nil || len(rows) != 0 {
+		t.Fatalf("%v %v", rows, err)
+	}
 	if _, err := c.LoadTag(ctx, 999999); !client.IsNotFound(err) {
 		t.Fatalf("missing tag: %v", err)
 	}
