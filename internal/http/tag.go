@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -31,8 +32,16 @@ func (s *Server) handleLoadTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return serveLoad(w, r, svc.Load, wire.TagJSON)
+}
+
+// serveLoad answers the load of one record by the recNo of the path: the
+// record as encode writes it, or 204 with no body when load finds none
+// within reach (a recNo that is not a number is 0, found by none).
+func serveLoad[T any](w http.ResponseWriter, r *http.Request,
+	load func(context.Context, *wayfarer.Session, int64) (T, error), encode func(T) ([]byte, error)) error {
 	recNo, _ := strconv.ParseInt(r.PathValue("recNo"), 10, 64)
-	t, err := svc.Load(r.Context(), sessionOf(r), recNo)
+	rec, err := load(r.Context(), sessionOf(r), recNo)
 	if isNotFound(err) {
 		noContent(w)
 		return nil
@@ -40,7 +49,7 @@ func (s *Server) handleLoadTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body, err := wire.TagJSON(t)
+	body, err := encode(rec)
 	writeBody(w, http.StatusOK, body, err)
 	return nil
 }
@@ -105,16 +114,5 @@ func (s *Server) handleLoadAffiliation(w http.ResponseWriter, r *http.Request) e
 	if s.Affiliations == nil {
 		return wayfarer.Errorf(wayfarer.KindInternal, contract.CodeInternal, wayfarer.MethodAffiliation, "the affiliation service is not configured")
 	}
-	recNo, _ := strconv.ParseInt(r.PathValue("recNo"), 10, 64)
-	a, err := s.Affiliations.Load(r.Context(), sessionOf(r), recNo)
-	if isNotFound(err) {
-		noContent(w)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	body, err := wire.AffiliationJSON(a)
-	writeBody(w, http.StatusOK, body, err)
-	return nil
+	return serveLoad(w, r, s.Affiliations.Load, wire.AffiliationJSON)
 }

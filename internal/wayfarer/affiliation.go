@@ -2,7 +2,6 @@ package wayfarer
 
 import (
 	"context"
-	"errors"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
 )
@@ -57,20 +56,7 @@ func AffiliationNotFoundError() *Error {
 
 // Load returns one affiliation with its categories and elements (Read).
 func (s *AffiliationService) Load(ctx context.Context, sess *Session, recNo int64) (*Affiliation, error) {
-	if err := sess.Require(AreaAffiliation, PermRead, MethodAffiliation); err != nil {
-		return nil, err
-	}
-	if recNo <= 0 {
-		return nil, AffiliationNotFoundError()
-	}
-	a, err := s.Store.LoadAffiliation(ctx, sess.AgencyID, recNo)
-	if errors.Is(err, ErrNotFound) {
-		return nil, AffiliationNotFoundError()
-	}
-	if err != nil {
-		return nil, rewordTimeout(err, MethodAffiliation, "Loading the affiliation took longer than the %s limit; try again")
-	}
-	return a, nil
+	return loadLookup(ctx, sess, AreaAffiliation, MethodAffiliation, "affiliation", recNo, AffiliationNotFoundError, s.Store.LoadAffiliation)
 }
 
 // ValidateLookupName checks the name (or id) of an affiliation, category or

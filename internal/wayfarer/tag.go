@@ -81,20 +81,28 @@ func (s *TagService) now() time.Time {
 
 // Load returns one tag (Read).
 func (s *TagService) Load(ctx context.Context, sess *Session, recNo int64) (*Tag, error) {
-	if err := sess.Require(AreaTag, PermRead, MethodTag); err != nil {
+	return loadLookup(ctx, sess, AreaTag, MethodTag, "tag", recNo, TagNotFoundError, s.Store.LoadTag)
+}
+
+// loadLookup loads an agency-wide look-up record (a tag, an affiliation)
+// under its area's Read: a recNo below 1, a missing record and another
+// agency's are notFound, one answer for all.
+func loadLookup[T any](ctx context.Context, sess *Session, area Area, method, what string, recNo int64, notFound func() *Error,
+	load func(ctx context.Context, agencyID, recNo int64) (*T, error)) (*T, error) {
+	if err := sess.Require(area, PermRead, method); err != nil {
 		return nil, err
 	}
 	if recNo <= 0 {
-		return nil, TagNotFoundError()
+		return nil, notFound()
 	}
-	t, err := s.Store.LoadTag(ctx, sess.AgencyID, recNo)
+	rec, err := load(ctx, sess.AgencyID, recNo)
 	if errors.Is(err, ErrNotFound) {
-		return nil, TagNotFoundError()
+		return nil, notFound()
 	}
 	if err != nil {
-		return nil, rewordTimeout(err, MethodTag, "Loading the tag took longer than the %s limit; try again")
+		return nil, rewordTimeout(err, method, "Loading the "+what+" took longer than the %s limit; try again")
 	}
-	return t, nil
+	return rec, nil
 }
 
 // Save creates (old nil: Insert) or updates (Update) a tag and returns its
