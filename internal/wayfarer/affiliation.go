@@ -63,6 +63,10 @@ func (s *AffiliationService) Load(ctx context.Context, sess *Session, recNo int6
 // element written by the administrator: required, within size, and no card
 // number or control character. field names it in the message.
 func ValidateLookupName(field, value string, size int, required bool) error {
+	return withMethod(validateLookupName(field, value, size, required), MethodAffiliation)
+}
+
+func validateLookupName(field, value string, size int, required bool) error {
 	rec := &struct {
 		V Opt[string] `json:"v"`
 	}{Some(value)}
