@@ -39,6 +39,10 @@ var serverRoutes = []string{
 	"GET /person/{recNo}/attachment/{attachmentRecNo}",
 	"POST /person",
 	"POST /person/refresh",
+	"POST /branchSearch",
+	"GET /branch/{recNo}",
+	"POST /profileSearch",
+	"POST /appUserSearch",
 	"GET /healthz",
 	"GET /readyz",
 }
