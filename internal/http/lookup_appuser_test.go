@@ -45,11 +45,11 @@ func TestAppUserSearch(t *testing.T) {
 		wantError(t, search(admin, `{"includeCols":["passwordHash"]}`), 400, 405, "Invalid column: passwordHash")
 
 		for body, want := range map[string][]string{
-			`{"name":{"compareCondition":5,"value":["h"]}}`:                            {"harbor"},
-			`{"id":{"compareCondition":7,"value":["ADMIN, none"]}}`:                    {"admin", "none"},
-			fmt.Sprintf(`{"branchRecNo":{"value":[%d]}}`, fx.branch["Main"]):           {"admin", "none"},
-			`{"branchRecNo":{"compareCondition":3}}`:                                   {"nobranch"},
-			fmt.Sprintf(`{"advisorProfileRecNo":%d}`, fx.advisor["Hana Harbor"]):       {"harbor"},
+			`{"name":{"compareCondition":5,"value":["h"]}}`:                           {"harbor"},
+			`{"id":{"compareCondition":7,"value":["ADMIN, none"]}}`:                   {"admin", "none"},
+			fmt.Sprintf(`{"branchRecNo":{"value":[%d]}}`, fx.branch["Main"]):          {"admin", "none"},
+			`{"branchRecNo":{"compareCondition":3}}`:                                  {"nobranch"},
+			fmt.Sprintf(`{"advisorProfileRecNo":%d}`, fx.advisor["Hana Harbor"]):      {"harbor"},
 			`{"userType":{"value":[1]},"enabled":true,"name":{"compareCondition":4}}`: {"admin", "harbor", "none"},
 		} {
 			if got := column(rowsOf(t, search(admin, body)), "id"); !slices.Equal(got, want) {

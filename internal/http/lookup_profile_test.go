@@ -83,7 +83,7 @@ func TestProfileSearch(t *testing.T) {
 
 		// Bad input; the recorded errors byte for byte.
 		for body, want := range map[string]string{
-			`{"includeCols":["recNo","BOGUS"]}`: `{"resultCode":405,"resultDescription":"Invalid column: BOGUS","method":"Param"}`,
+			`{"includeCols":["recNo","BOGUS"]}`:    `{"resultCode":405,"resultDescription":"Invalid column: BOGUS","method":"Param"}`,
 			`{"tags":[{"value":{"value":["x"]}}]}`: `{"resultCode":404,"resultDescription":"Missing or blank required parameter: The RecNo field is required.","method":"Param"}`,
 		} {
 			if r := search(admin, body); r.Status != 400 || string(r.Body) != want {
