@@ -42,6 +42,7 @@ Tokens and passwords are never printed.`,
 		Commands: []*cli.Command{
 			clientLoginCommand(), clientLogoutCommand(), clientSearchCommand(), clientGetCommand(),
 			clientCreateCommand(), clientEditCommand(), clientVersionCommand(),
+			clientBranchesCommand(), clientProfilesCommand(), clientUsersCommand(),
 			clientTagsCommand(), clientAffiliationCommand(),
 		},
 	}

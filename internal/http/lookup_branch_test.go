@@ -72,6 +72,11 @@ func TestBranchSearch(t *testing.T) {
 		wantEmpty(t, search(admin, `{"name":{"value":["Nowhere"]}}`))
 		wantEmpty(t, search(admin, `{"startingRow":3}`))
 		wantEmpty(t, search(admin, `{"createDateTimeTo":{"date":"2000-01-01"}}`))
+		// arcBspNo is not kept: always null.
+		wantEmpty(t, search(admin, `{"arcBspNo":{"value":[5]}}`))
+		if rows := rowsOf(t, search(admin, `{"arcBspNo":{"compareCondition":3}}`)); len(rows) != 3 {
+			t.Errorf("arcBspNo Blank: %v", rows)
+		}
 
 		// Scope: OnlyBranch sees its own branch; no branch, none; no
 		// permission, 403.

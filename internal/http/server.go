@@ -73,6 +73,8 @@ func (s *Server) routes() {
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
 	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
 	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
+	rt.add("POST", "/profileSearch", s.authed(wayfarer.MethodProfileSearch, s.flatSearch(wayfarer.ProfileSearchCatalog, wire.DecodeProfileSearch)))
+	rt.add("POST", "/appUserSearch", s.authed(wayfarer.MethodAppUserSearch, s.flatSearch(wayfarer.AppUserSearchCatalog, wire.DecodeAppUserSearch)))
 	rt.add("POST", "/tagSearch", s.authed(wayfarer.MethodTagSearch, s.flatSearch(wayfarer.TagSearchCatalog, wire.DecodeTagSearch)))
 	rt.add("GET", "/tag/{recNo}", s.authed(wayfarer.MethodTag, s.handleLoadTag))
 	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))

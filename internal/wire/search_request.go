@@ -23,15 +23,18 @@ type personSearchBody struct {
 
 // SearchParamNames lists the parameters of POST /personSearch as the
 // contract spells them.
-var SearchParamNames = func() (names []string) {
-	t := reflect.TypeFor[personSearchBody]()
-	for _, f := range reflect.VisibleFields(t) {
+var SearchParamNames = paramNames[personSearchBody]()
+
+// paramNames lists the members of a search body type (embedded types
+// flattened) as the contract spells them.
+func paramNames[T any]() (names []string) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
 		if name := jsonName(f); name != "" && !f.Anonymous {
 			names = append(names, name)
 		}
 	}
 	return names
-}()
+}
 
 // DecodePersonSearch reads a personSearch body into criteria; an empty
 // body or null is a search without parameters.
