@@ -17,7 +17,7 @@ func adminCommand() *cli.Command {
 	user := &cli.StringFlag{Name: "user", Usage: "user name", Required: true}
 	return &cli.Command{
 		Name:  "admin",
-		Usage: "administer agencies, branches, advisors and users on the database (--db)",
+		Usage: "administer agencies, branches, advisors, users, tags and affiliations on the database (--db)",
 		Description: `Examples:
   wayfarer admin agency create --alias ACME --name "Acme Travel"
   wayfarer admin branch create --alias ACME --name Downtown
@@ -26,6 +26,9 @@ func adminCommand() *cli.Command {
   wayfarer admin user set-permissions --alias ACME --user ann --activity select,read,insert   (other areas keep theirs)
   wayfarer admin user set-password --alias ACME --user ann     (reads the password from stdin or a prompt)
   wayfarer admin user link-advisor --alias ACME --user ann --advisor "Ann Advisor"
+  wayfarer admin tag create --alias ACME --name "Seat preference" --value aisle --value window --requirement recommended
+  wayfarer admin affiliation create --alias ACME --name Virtuoso
+  wayfarer admin marketing create --alias ACME --affiliation Virtuoso --category Interests --id 12575 --name Golf
 
 Changing a user's password, permissions, branch or advisors, disabling or
 locking the user, and disabling or cancelling an agency end the sessions
@@ -36,7 +39,7 @@ Permission names: select, read, insert, update, delete, allusers,
 allbranches, decrypt, export, import, all, none. Without allusers in an area
 a user reaches only records of its linked advisors; without allbranches only
 its branch's.`,
-		Commands: []*cli.Command{
+		Commands: append([]*cli.Command{
 			{Name: "agency", Usage: "create, list, enable, disable or cancel agencies", Commands: []*cli.Command{
 				{Name: "create", Usage: "create an agency", Flags: []cli.Flag{alias,
 					&cli.StringFlag{Name: "name", Usage: "display name"},
@@ -164,7 +167,7 @@ its branch's.`,
 					return a.Admin.Unlock(ctx, u)
 				}),
 			}},
-		},
+		}, lookupCommands(alias)...),
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // Pinger reports whether the database answers (for /readyz).
@@ -36,6 +37,7 @@ type Config struct {
 type Server struct {
 	personHandlers // person.go: the person services
 	searchHandlers // search.go: the search services
+	lookupHandlers // tag.go: tag definitions and affiliations
 
 	Login  *wayfarer.LoginService
 	DB     Pinger
@@ -69,6 +71,15 @@ func (s *Server) routes() {
 	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
 	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
+	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
+	rt.add("POST", "/profileSearch", s.authed(wayfarer.MethodProfileSearch, s.flatSearch(wayfarer.ProfileSearchCatalog, wire.DecodeProfileSearch)))
+	rt.add("POST", "/appUserSearch", s.authed(wayfarer.MethodAppUserSearch, s.flatSearch(wayfarer.AppUserSearchCatalog, wire.DecodeAppUserSearch)))
+	rt.add("POST", "/tagSearch", s.authed(wayfarer.MethodTagSearch, s.flatSearch(wayfarer.TagSearchCatalog, wire.DecodeTagSearch)))
+	rt.add("GET", "/tag/{recNo}", s.authed(wayfarer.MethodTag, s.handleLoadTag))
+	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))
+	rt.add("POST", "/tag/refresh", s.authed(wayfarer.MethodTag, s.handleSaveTagRefresh))
+	rt.add("GET", "/affiliation/{recNo}", s.authed(wayfarer.MethodAffiliation, s.handleLoadAffiliation))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }
