@@ -26,6 +26,7 @@ func adminCommand() *cli.Command {
   wayfarer admin user set-permissions --alias ACME --user ann --activity select,read,insert   (other areas keep theirs)
   wayfarer admin user set-password --alias ACME --user ann     (reads the password from stdin or a prompt)
   wayfarer admin user link-advisor --alias ACME --user ann --advisor "Ann Advisor"
+  wayfarer admin operator create --user ops1 --password-stdin   (host operators: docs/operators.md)
 
 Changing a user's password, permissions, branch or advisors, disabling or
 locking the user, and disabling or cancelling an agency end the sessions
@@ -164,6 +165,7 @@ its branch's.`,
 					return a.Admin.Unlock(ctx, u)
 				}),
 			}},
+			operatorCommand(),
 		},
 	}
 }

@@ -33,6 +33,7 @@ const (
 	MethodPerson        = "person"
 	MethodPersonSearch  = "personSearch"
 	MethodRequest       = "request"
+	MethodAdmin         = "admin" // agency and user administration (CLI, operators' admin API)
 )
 
 // Error is an error a client is meant to see: its Code and Message go out as
