@@ -37,13 +37,13 @@ type Server struct {
 	personHandlers // person.go: the person services
 	searchHandlers // search.go: the search services
 
-	Login  *wayfarer.LoginService
+	Login *wayfarer.LoginService
 	// OperatorAdmin serves the admin domain's routes; Operators records
 	// what operators do inside agencies (docs/operators.md).
 	OperatorAdmin *wayfarer.OperatorAdmin
 	Operators     *wayfarer.OperatorService
 	DB            Pinger
-	Config Config
+	Config        Config
 
 	log    *slog.Logger
 	router router
