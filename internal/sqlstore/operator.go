@@ -98,9 +98,10 @@ func (db *DB) changeOperator(ctx context.Context, operatorID int64, notFoundIfNo
 	})
 }
 
-func (db *DB) updateOperator(ctx context.Context, operatorID int64, set string, args ...any) error {
+// SetOperatorEnabled enables or disables an operator; its sessions end.
+func (db *DB) SetOperatorEnabled(ctx context.Context, operatorID int64, enabled bool) error {
 	return db.changeOperator(ctx, operatorID, true, func(tx *sql.Tx) (int64, error) {
-		res, err := tx.ExecContext(ctx, db.q(`UPDATE operator SET `+set+` WHERE rec_no = ?`), append(args, operatorID)...)
+		res, err := tx.ExecContext(ctx, db.q(`UPDATE operator SET enabled = ? WHERE rec_no = ?`), enabled, operatorID)
 		if err != nil {
 			return 0, err
 		}
@@ -108,20 +109,22 @@ func (db *DB) updateOperator(ctx context.Context, operatorID int64, set string, 
 	})
 }
 
-// SetOperatorEnabled enables or disables an operator; its sessions end.
-func (db *DB) SetOperatorEnabled(ctx context.Context, operatorID int64, enabled bool) error {
-	return db.updateOperator(ctx, operatorID, `enabled = ?`, enabled)
-}
-
 // SetOperatorPassword stores a new hash and forgets the failed logins of
 // the operator's name; its sessions end.
 func (db *DB) SetOperatorPassword(ctx context.Context, operatorID int64, hash string) error {
-	if err := db.updateOperator(ctx, operatorID, `password_hash = ?`, hash); err != nil {
-		return err
-	}
-	_, err := db.primary.ExecContext(ctx, db.q(`DELETE FROM login_attempt WHERE agency_id = ?
-		AND user_name_key = (SELECT name_key FROM operator WHERE rec_no = ?)`), wayfarer.HostAgencyID, operatorID)
-	return err
+	return db.changeOperator(ctx, operatorID, true, func(tx *sql.Tx) (int64, error) {
+		res, err := tx.ExecContext(ctx, db.q(`UPDATE operator SET password_hash = ? WHERE rec_no = ?`), hash, operatorID)
+		if err != nil {
+			return 0, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		_, err = tx.ExecContext(ctx, db.q(`DELETE FROM login_attempt WHERE agency_id = ?
+			AND user_name_key = (SELECT name_key FROM operator WHERE rec_no = ?)`), wayfarer.HostAgencyID, operatorID)
+		return n, err
+	})
 }
 
 // SetOperatorGrant replaces the operator's bits of the areas in set in one
