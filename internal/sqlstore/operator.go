@@ -131,25 +131,12 @@ func (db *DB) SetOperatorPassword(ctx context.Context, operatorID int64, hash st
 // agency (an area set to none loses its row); its sessions end.
 func (db *DB) SetOperatorGrant(ctx context.Context, operatorID, agencyID int64, set map[wayfarer.Area]wayfarer.Permission) error {
 	return db.changeOperator(ctx, operatorID, false, func(tx *sql.Tx) (int64, error) {
-		for _, a := range wayfarer.Areas() { // one order, whatever the map's
-			bits, ok := set[a]
-			if !ok {
-				continue
-			}
-			var err error
-			if bits == 0 {
-				_, err = tx.ExecContext(ctx, db.q(`DELETE FROM operator_grant WHERE operator_id = ? AND agency_id = ? AND area = ?`),
-					operatorID, agencyID, a.String())
-			} else {
-				_, err = tx.ExecContext(ctx, db.q(`INSERT INTO operator_grant (operator_id, agency_id, area, bits) VALUES (?, ?, ?, ?)
-					ON CONFLICT (operator_id, agency_id, area) DO UPDATE SET bits = excluded.bits`),
-					operatorID, agencyID, a.String(), bits)
-			}
-			if err != nil {
-				return 0, err
-			}
-		}
-		return 1, nil
+		err := db.writeAreaBits(ctx, tx, set,
+			`DELETE FROM operator_grant WHERE operator_id = ? AND agency_id = ? AND area = ?`,
+			`INSERT INTO operator_grant (operator_id, agency_id, area, bits) VALUES (?, ?, ?, ?)
+				ON CONFLICT (operator_id, agency_id, area) DO UPDATE SET bits = excluded.bits`,
+			operatorID, agencyID)
+		return 1, err
 	})
 }
 
