@@ -218,8 +218,7 @@ func (db *DB) OperatorSessionByToken(ctx context.Context, agencyID, tokenID, ope
 			return nil, err
 		}
 		if s == nil {
-			s = &cur
-			s.UserType = wayfarer.UserTypeAdmin
+			s = &cur // no UserType: an operator is no app user
 		}
 		if area.Valid {
 			setPermission(&s.Perms, area.String, wayfarer.Permission(bits.Int64))
