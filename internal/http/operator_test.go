@@ -235,6 +235,7 @@ func TestOperatorAdminDomain(t *testing.T) {
 		if r.Status != 200 || !strings.Contains(string(r.Body), `"alias":"DEMO"`) || !strings.Contains(string(r.Body), `"status":"disabled"`) {
 			t.Fatalf("agencies: %d %s", r.Status, r.Body)
 		}
+		wantDocumented(t, r, "AdminAgency")
 
 		// Disable OTHER: its users' sessions end and logins answer 107; enable again.
 		otherTok := s.Login(t, "OTHER", "admin", "demo-admin")
@@ -250,11 +251,16 @@ func TestOperatorAdminDomain(t *testing.T) {
 		if r.Status != 200 || r.Code(t) != 0 || r.JSON(t)["recNo"] == nil {
 			t.Fatalf("create user: %d %s", r.Status, r.Body)
 		}
+		wantDocumented(t, r, "AdminUserCreateResult")
 		newbie := s.Login(t, "DEMO", "newbie", pw)
 		wantLive(t, s, newbie, "created user")
 		// Bad input: clear 400s, nothing created.
 		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"newbie","password":"`+pw+`"}`), 400, contract.CodeInvalidValue, "admin")
 		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"x","password":"short"}`), 400, contract.CodeInvalidValue, "admin")
+		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"x","type":4}`), 400, contract.CodeInvalidValue, "admin")
+		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"x","permissions":{"Person":4096}}`), 400, contract.CodeInvalidValue, "admin")
+		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"4111 1111 1111 1111"}`), 400, contract.CodeInvalidValue, "admin")
+		wantResult(t, op("POST", "/admin/agency/DEMO/user", ``), 400, contract.CodeDeserialization, "admin")
 		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"y","permissions":{"Persons":3}}`), 400, contract.CodeInvalidValue, "admin")
 		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userName":"y","branch":"Nowhere"}`), 404, contract.CodeRecordNotFound, "admin")
 		wantResult(t, op("POST", "/admin/agency/DEMO/user", `{"userNmae":"y"}`), 400, contract.CodeDeserialization, "admin")
@@ -275,7 +281,10 @@ func TestOperatorAdminDomain(t *testing.T) {
 		if r.Status != 200 || !strings.Contains(string(r.Body), `"userName":"newbie"`) || !strings.Contains(string(r.Body), `"lockedOut":true`) {
 			t.Fatalf("users: %d %s", r.Status, r.Body)
 		}
-		wantResult(t, op("POST", "/admin/agency/DEMO/user/newbie/unlock", nil), 200, 0, "")
+		wantDocumented(t, r, "AdminUser")
+		unlocked := op("POST", "/admin/agency/DEMO/user/newbie/unlock", nil)
+		wantResult(t, unlocked, 200, 0, "")
+		wantDocumented(t, unlocked, "AdminResult")
 		s.Login(t, "DEMO", "newbie", pw)
 		wantResult(t, op("POST", "/admin/agency/DEMO/user/nobody/unlock", nil), 404, contract.CodeRecordNotFound, "admin")
 
@@ -326,4 +335,55 @@ func TestOperatorAdminDomain(t *testing.T) {
 			t.Fatalf("access log: operator missing or a password present:\n%s", logs)
 		}
 	})
+}
+
+// wantDocumented checks an admin answer (an object, or each element of an
+// array) against its schema in docs/openapi.json: the JSON type, every
+// required member present, no member the schema does not list.
+func wantDocumented(t *testing.T, r *testserver.Response, schema string) {
+	t.Helper()
+	if ct := r.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Fatalf("%s: Content-Type %q", schema, ct)
+	}
+	sch := loadOpenAPI(t).get(t, "components", "schemas", schema)
+	props := sch["properties"].(map[string]any)
+	var v any
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Fatal(err)
+	}
+	items, ok := v.([]any)
+	if !ok {
+		items = []any{v}
+	}
+	jsonType := func(x any) string {
+		switch x.(type) {
+		case string:
+			return "string"
+		case float64:
+			return "integer"
+		case bool:
+			return "boolean"
+		case map[string]any:
+			return "object"
+		}
+		return "null"
+	}
+	for _, it := range items {
+		m := it.(map[string]any)
+		for _, req := range sch["required"].([]any) {
+			if _, ok := m[req.(string)]; !ok {
+				t.Errorf("%s: no %s in %s", schema, req, r.Body)
+			}
+		}
+		for k, x := range m {
+			p, ok := props[k].(map[string]any)
+			if !ok {
+				t.Errorf("%s: member %s is not documented: %s", schema, k, r.Body)
+				continue
+			}
+			if p["type"] != jsonType(x) {
+				t.Errorf("%s.%s: %s, documented as %v", schema, k, jsonType(x), p["type"])
+			}
+		}
+	}
 }
