@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 these tests check how the deprecated card fields (cvvCode, person_recNo) are refused and shown.
+
 package wire
 
 import (
