@@ -49,7 +49,7 @@ func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error 
 	in := contract.LoginRequest{Alias: r.PathValue("alias")}
 	var ok bool
 	in.UserName, in.Password, ok = r.BasicAuth()
-	err := s.login(w, r, in)
+	err := s.loginWith(w, r, in, r.Header.Get("Authorization") == "")
 	if e := wayfarer.AsError(err); !ok && e != nil && e.Kind == wayfarer.KindUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Basic realm="`+basicRealm+`", charset="UTF-8"`)
 	}
@@ -60,8 +60,14 @@ func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error 
 const basicRealm = "Wayfarer"
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request, in contract.LoginRequest) error {
+	return s.loginWith(w, r, in, false)
+}
+
+// loginWith logs in; noCredentials marks a request that carried none at
+// all (answered 101 without a password check: LoginRequest.NoCredentials).
+func (s *Server) loginWith(w http.ResponseWriter, r *http.Request, in contract.LoginRequest, noCredentials bool) error {
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
-		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
+		Alias: in.Alias, UserName: in.UserName, Password: in.Password, NoCredentials: noCredentials,
 		ClientVersion: r.Header.Get(contract.ClientVersionHeader), ClientIP: clientIP(r, s.Config.TrustedProxies),
 	})
 	e := wayfarer.AsError(err)

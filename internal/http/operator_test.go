@@ -387,3 +387,38 @@ func wantDocumented(t *testing.T, r *testserver.Response, schema string) {
 		}
 	}
 }
+
+// TestBasicChallengeCostsNothing: the first, credential-less leg of a
+// challenge-response login (the Java client's HTTP library) answers the
+// recorded 401/101 with the challenge, but checks no password and is not
+// charged to the address: more of them than the address's failure budget
+// (30 a minute) leave a real login possible. An unknown alias is 105 as
+// before.
+func TestBasicChallengeCostsNothing(t *testing.T) {
+	testserver.Each(t, operatorOpts, func(t *testing.T, s *testserver.Server) {
+		h := &countingHasher{PasswordHasher: s.App.Login.Hasher}
+		s.App.Login.Hasher = h
+		for i := range 40 {
+			path := []string{"/login/DEMO", "/login/DEMO:", "/login/:"}[i%3]
+			r := s.Do(t, "GET", path, nil)
+			wantResult(t, r, 401, contract.CodeInvalidCredentials, "login")
+			if r.Header.Get("WWW-Authenticate") == "" {
+				t.Fatalf("%s: no challenge", path)
+			}
+		}
+		if n := h.n.Load(); n != 0 {
+			t.Fatalf("credential-less requests cost %d password checks", n)
+		}
+		wantResult(t, s.Do(t, "GET", "/login/NOPE", nil), 401, contract.CodeInvalidAlias, "login")
+		wantResult(t, s.Do(t, "GET", "/login/DISABLED:", nil), 401, contract.CodeAgencyDisabled, "login")
+		if r := s.Do(t, "GET", "/login/DEMO", nil, basicAuth("admin", "demo-admin")...); r.Status != 200 {
+			t.Fatalf("login after the challenges: %d %s", r.Status, r.Body)
+		}
+		operatorLogin(t, s, "DEMO")
+		// A header that is there but no Basic credentials is a try like any other.
+		wantResult(t, s.Do(t, "GET", "/login/DEMO", nil, "Authorization", "Basic !!"), 401, contract.CodeInvalidCredentials, "login")
+		if n := h.n.Load(); n < 3 {
+			t.Fatalf("%d password checks, want the two logins' and the malformed header's", n)
+		}
+	})
+}

@@ -87,6 +87,11 @@ type LoginRequest struct {
 	Alias, UserName, Password string
 	ClientVersion             string // from contract.ClientVersionHeader
 	ClientIP                  string // the client's address (docs/security.md: behind trusted proxies)
+	// NoCredentials: the request carried no credentials at all, the first
+	// leg of a client that sends them only when challenged (GET
+	// /login/{alias} without an Authorization header: docs/operators.md,
+	// "The Basic challenge").
+	NoCredentials bool
 }
 
 func loginError(code int, msg string) *Error {
@@ -110,13 +115,24 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (_ string, e
 	if ok, retry := s.Failures.Allow(client, now); !ok {
 		return "", loginThrottled(retry, "too many failed logins from this address")
 	}
+	challengeOnly := false
 	defer func() {
-		if e := AsError(err); err != nil && (e == nil || e.Kind != KindThrottled) {
+		if e := AsError(err); err != nil && !challengeOnly && (e == nil || e.Kind != KindThrottled) {
 			s.Failures.Fail(client, s.Clock.Now())
 		}
 	}()
 	if err := s.checkClientVersion(req.ClientVersion); err != nil {
 		return "", err
+	}
+	if req.NoCredentials {
+		// It tries no password: after the alias's answers (charged as
+		// always), the 101 of no credentials costs no check and no failure,
+		// so that a client logging in by challenge and response pays once.
+		if err := s.checkAlias(ctx, req.Alias); err != nil {
+			return "", err
+		}
+		challengeOnly = true
+		return "", loginError(contract.CodeInvalidCredentials, "Invalid Username/Password")
 	}
 	if alias, ok := OperatorAlias(req.Alias); ok && s.Operators != nil {
 		return s.operatorLogin(ctx, req, alias, client, now)
@@ -204,6 +220,20 @@ func (s *LoginService) checkPassword(ctx context.Context, counters int64, req Lo
 		policy.Succeeded(all, addr)
 		return nil
 	})
+}
+
+// checkAlias answers what a login's alias alone earns: 105..108, or nil
+// for an active agency (an operator's alias: the admin domain, or an
+// active agency).
+func (s *LoginService) checkAlias(ctx context.Context, raw string) error {
+	if alias, ok := OperatorAlias(raw); ok && s.Operators != nil {
+		if alias == "" {
+			return nil
+		}
+		raw = alias
+	}
+	_, err := s.activeAgency(ctx, raw)
+	return err
 }
 
 // activeAgency finds the agency an alias names and checks that it takes
