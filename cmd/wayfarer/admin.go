@@ -29,6 +29,7 @@ func adminCommand() *cli.Command {
   wayfarer admin tag create --alias ACME --name "Seat preference" --value aisle --value window --requirement recommended
   wayfarer admin affiliation create --alias ACME --name Virtuoso
   wayfarer admin marketing create --alias ACME --affiliation Virtuoso --category Interests --id 12575 --name Golf
+  wayfarer admin operator create --user ops1 --password-stdin   (host operators: docs/operators.md)
 
 Changing a user's password, permissions, branch or advisors, disabling or
 locking the user, and disabling or cancelling an agency end the sessions
@@ -167,6 +168,7 @@ its branch's.`,
 					return a.Admin.Unlock(ctx, u)
 				}),
 			}},
+			operatorCommand(),
 		}, lookupCommands(alias)...),
 	}
 }

@@ -134,12 +134,14 @@ func (c *Config) Defaults() {
 
 // App is one wired instance.
 type App struct {
-	DB     *sqlstore.DB
-	Login  *wayfarer.LoginService
-	Admin  *wayfarer.AdminService
-	Hasher *password.Hasher
-	Server *whttp.Server
-	Clock  wayfarer.Clock
+	DB    *sqlstore.DB
+	Login *wayfarer.LoginService
+	Admin *wayfarer.AdminService
+	// Operators are the host's operators (docs/operators.md).
+	Operators *wayfarer.OperatorService
+	Hasher    *password.Hasher
+	Server    *whttp.Server
+	Clock     wayfarer.Clock
 	// CardKeys is the card keyset in use; nil when none is configured.
 	CardKeys *vault.Ring
 
@@ -235,8 +237,12 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv.Affiliations = &wayfarer.AffiliationService{Store: db}
 	a := &App{
 		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring, hashWorker: worker,
-		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
+		Admin:     &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
+		Operators: &wayfarer.OperatorService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
 	}
+	login.Operators = a.Operators
+	srv.Operators = a.Operators
+	srv.OperatorAdmin = &wayfarer.OperatorAdmin{Admin: a.Admin, Operators: a.Operators}
 	if cfg.SessionCache > 0 {
 		a.followRevocations(cfg, log)
 	}

@@ -48,6 +48,12 @@ var serverRoutes = []string{
 	"POST /tag",
 	"POST /tag/refresh",
 	"GET /affiliation/{recNo}",
+	"GET /admin/agencies",
+	"POST /admin/agency/{alias}/enable",
+	"POST /admin/agency/{alias}/disable",
+	"GET /admin/agency/{alias}/users",
+	"POST /admin/agency/{alias}/user",
+	"POST /admin/agency/{alias}/user/{userName}/unlock",
 	"GET /healthz",
 	"GET /readyz",
 }
@@ -144,7 +150,7 @@ func TestOpenAPIRoutesMatchServer(t *testing.T) {
 
 // concretePath fills a template's parameters with sample values.
 func concretePath(tmpl string) string {
-	r := strings.NewReplacer("{alias}", "DEMO", "{recNo}", "1", "{attachmentRecNo}", "1")
+	r := strings.NewReplacer("{alias}", "DEMO", "{recNo}", "1", "{attachmentRecNo}", "1", "{userName}", "agent")
 	return r.Replace(tmpl)
 }
 

@@ -39,9 +39,13 @@ type Server struct {
 	searchHandlers // search.go: the search services
 	lookupHandlers // tag.go: tag definitions and affiliations
 
-	Login  *wayfarer.LoginService
-	DB     Pinger
-	Config Config
+	Login *wayfarer.LoginService
+	// OperatorAdmin serves the admin domain's routes; Operators records
+	// what operators do inside agencies (docs/operators.md).
+	OperatorAdmin *wayfarer.OperatorAdmin
+	Operators     *wayfarer.OperatorService
+	DB            Pinger
+	Config        Config
 
 	log    *slog.Logger
 	router router
@@ -80,6 +84,12 @@ func (s *Server) routes() {
 	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))
 	rt.add("POST", "/tag/refresh", s.authed(wayfarer.MethodTag, s.handleSaveTagRefresh))
 	rt.add("GET", "/affiliation/{recNo}", s.authed(wayfarer.MethodAffiliation, s.handleLoadAffiliation))
+	rt.add("GET", "/admin/agencies", s.authed(wayfarer.MethodAdmin, s.handleAdminAgencies))
+	rt.add("POST", "/admin/agency/{alias}/enable", s.authed(wayfarer.MethodAdmin, s.handleAdminAgencyStatus(wayfarer.AgencyActive)))
+	rt.add("POST", "/admin/agency/{alias}/disable", s.authed(wayfarer.MethodAdmin, s.handleAdminAgencyStatus(wayfarer.AgencyDisabled)))
+	rt.add("GET", "/admin/agency/{alias}/users", s.authed(wayfarer.MethodAdmin, s.handleAdminUsers))
+	rt.add("POST", "/admin/agency/{alias}/user", s.authed(wayfarer.MethodAdmin, s.handleAdminCreateUser))
+	rt.add("POST", "/admin/agency/{alias}/user/{userName}/unlock", s.authed(wayfarer.MethodAdmin, s.handleAdminUnlockUser))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }
@@ -87,8 +97,9 @@ func (s *Server) routes() {
 // requestLog collects what the access log line reports beyond the basics;
 // handlers fill it as they learn it.
 type requestLog struct {
-	alias  string
-	status int
+	alias    string
+	operator string // the host operator whose session made the request (docs/operators.md)
+	status   int
 }
 
 type logKey struct{}
@@ -135,7 +146,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.log.Info("request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "alias", rl.alias)
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "alias", rl.alias, "operator", rl.operator)
 	}()
 
 	sw.Header().Set(contract.WayfarerVersionHeader, s.Config.BuildVersion)
@@ -193,6 +204,12 @@ func (s *Server) authed(method string, h handlerFunc) handlerFunc {
 			return err
 		}
 		logOf(r.Context()).alias = sess.AgencyAlias
+		if sess.IsOperator() {
+			logOf(r.Context()).operator = sess.UserName
+			if err := s.auditInAgency(r, sess); err != nil {
+				return err
+			}
+		}
 		ctx := context.WithValue(r.Context(), sessionKey{}, sess)
 		ctx = context.WithValue(ctx, claimsKey{}, claims)
 		if err := h(w, r.WithContext(ctx)); err != nil {
@@ -203,6 +220,31 @@ func (s *Server) authed(method string, h handlerFunc) handlerFunc {
 		}
 		return nil
 	}
+}
+
+// auditInAgency records a request an operator makes inside an agency
+// before it runs: no action of an operator there goes unrecorded (the
+// access log line carries its outcome, with the operator's name). The
+// admin domain's routes record themselves, with what they did.
+func (s *Server) auditInAgency(r *http.Request, sess *wayfarer.Session) error {
+	if sess.IsAdminDomain() || s.Operators == nil {
+		return nil
+	}
+	return s.Operators.Record(r.Context(), sess, r.Method+" "+routeName(r), loggedPath(r), "")
+}
+
+// routeName is the request's path without the 1.8.1 base path and path
+// parameters' values: what kind of call it is ("/person/{recNo}" is
+// "/person"), for the audit's action.
+func routeName(r *http.Request) string {
+	segs := split(r.URL.Path)
+	if len(segs) > 0 && strings.EqualFold(segs[0], base181) {
+		segs = segs[1:]
+	}
+	if len(segs) > 0 {
+		return "/" + segs[0]
+	}
+	return "/"
 }
 
 func sessionOf(r *http.Request) *wayfarer.Session {

@@ -37,6 +37,7 @@ const (
 	MethodBranchSearch  = "branchSearch"
 	MethodProfileSearch = "profileSearch"
 	MethodAppUserSearch = "appUserSearch"
+	MethodAdmin         = "admin" // agency and user administration (CLI, operators' admin API)
 )
 
 // Error is an error a client is meant to see: its Code and Message go out as

@@ -28,7 +28,19 @@ type Session struct {
 	Perms       Permissions // one bit set per area
 	AdvisorIDs  []int64     // advisor profiles the user is linked to
 	ExpiresAt   time.Time
+	// OperatorID is set for a host operator's session (docs/operators.md):
+	// UserID is then 0 and UserName the operator's name; AgencyID 0 is
+	// the admin domain, any other agency is one the operator was granted
+	// (Perms are the grant's).
+	OperatorID int64
 }
+
+// IsOperator reports whether a host operator holds the session.
+func (s *Session) IsOperator() bool { return s.OperatorID != 0 }
+
+// IsAdminDomain reports whether the session is an operator's in the host's
+// admin domain (GET /login/:), not in an agency.
+func (s *Session) IsAdminDomain() bool { return s.OperatorID != 0 && s.AgencyID == 0 }
 
 // Scope bounds which records of an area a caller can reach: always one
 // agency; without the area's AllUsers only records whose advisor is one of
