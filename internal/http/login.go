@@ -44,7 +44,8 @@ func (s *Server) handleLoginNoAlias(w http.ResponseWriter, r *http.Request) erro
 // 105 for an unknown alias, 101 otherwise) plus a WWW-Authenticate
 // challenge: HTTP clients that send credentials only when challenged (the
 // reference's Java client uses Apache HttpClient's credentials provider)
-// then send them.
+// then send them. A request with no Authorization header at all tries no
+// password, so it costs no check and no failure of its address.
 func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error {
 	in := contract.LoginRequest{Alias: r.PathValue("alias")}
 	var ok bool

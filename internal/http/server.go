@@ -66,7 +66,7 @@ func (s *Server) routes() {
 	rt := &s.router
 	rt.add("POST", "/login", s.handleLogin)
 	rt.add("GET", "/login/{alias}", s.handleLoginBasic)
-	rt.add("GET", "/login", s.handleLoginNoAlias) // GET /login, /login/: 404, empty
+	rt.add("GET", "/login", s.handleLoginNoAlias) // GET /login and GET /login/ (no alias): 404, empty
 	rt.add("GET", "/logout", s.authed(wayfarer.MethodIdentityToken, s.handleLogout))
 	rt.add("GET", "/refreshIdentityToken", s.authed(wayfarer.MethodIdentityToken, s.handleRefresh))
 	rt.add("GET", "/version", s.handleVersion)
