@@ -59,10 +59,10 @@ func (s *OperatorAdmin) SetAgencyStatus(ctx context.Context, sess *Session, alia
 	if err != nil {
 		return err
 	}
-	if err := s.Admin.SetAgencyStatus(ctx, a, st); err != nil {
+	if err := s.record(ctx, sess, a, "agency.status", a.Alias, st.String()); err != nil {
 		return err
 	}
-	return s.record(ctx, sess, a, "agency.status", a.Alias, st.String())
+	return s.Admin.SetAgencyStatus(ctx, a, st)
 }
 
 // Users lists an agency's users.
@@ -109,12 +109,11 @@ func (s *OperatorAdmin) CreateUser(ctx context.Context, sess *Session, alias str
 		}
 		nu.BranchID = &id
 	}
-	id, err := s.Admin.CreateUser(ctx, nu, req.Password)
-	if err != nil {
+	if err := s.record(ctx, sess, a, "user.create", a.Alias+"/"+strings.TrimSpace(req.UserName),
+		fmt.Sprintf("type=%s %s", req.Type, req.Perms)); err != nil {
 		return 0, err
 	}
-	return id, s.record(ctx, sess, a, "user.create", a.Alias+"/"+strings.TrimSpace(req.UserName),
-		fmt.Sprintf("type=%s %s", req.Type, req.Perms))
+	return s.Admin.CreateUser(ctx, nu, req.Password)
 }
 
 // UnlockUser lifts a user's lock and every lockout by failed logins.
@@ -130,12 +129,16 @@ func (s *OperatorAdmin) UnlockUser(ctx context.Context, sess *Session, alias, us
 	if err != nil {
 		return err
 	}
-	if err := s.Admin.Unlock(ctx, u); err != nil {
+	if err := s.record(ctx, sess, a, "user.unlock", a.Alias+"/"+u.UserName, ""); err != nil {
 		return err
 	}
-	return s.record(ctx, sess, a, "user.unlock", a.Alias+"/"+u.UserName, "")
+	return s.Admin.Unlock(ctx, u)
 }
 
+// record writes an audit row before the change it names, as an agency
+// session's requests are recorded: a change is never made unrecorded (if
+// the row cannot be written, nothing is changed). A row whose change then
+// fails records what was asked for.
 func (s *OperatorAdmin) record(ctx context.Context, sess *Session, a *Agency, action, target, detail string) error {
 	e := AuditEntry{OperatorID: sess.OperatorID, OperatorName: sess.UserName, AgencyID: a.ID, Action: action, Target: target, Detail: detail}
 	return s.Operators.record(ctx, e)
