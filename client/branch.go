@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-
 	"net/http"
 	"strconv"
 
