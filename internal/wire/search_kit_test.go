@@ -10,10 +10,16 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
-// kitBody is a search body as a new search writes it with the kit.
+// kitBody is a search body as a new search writes it with the kit: the
+// request (embedding SearchBase) beside SearchUnserved, one level up, so
+// that SearchUnserved's members win over SearchBase's of the same name.
 type kitBody struct {
-	contract.SearchBase
+	kitRequest
 	SearchUnserved
+}
+
+type kitRequest struct {
+	contract.SearchBase
 	Name       *contract.StringSearchParam      `json:"name"`
 	Kind       contract.ShortSet                `json:"kind"`
 	Status     contract.StatusSet               `json:"status"`
