@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -30,7 +29,7 @@ func (c *Client) LoadBranch(ctx context.Context, recNo int64) (*Branch, error) {
 		return nil, err
 	}
 	if a.noContent() || len(bs) != 1 {
-		return nil, fmt.Errorf("wayfarer branch %d: %w", recNo, ErrNotFound)
+		return nil, &recordNotFound{"branch", recNo}
 	}
 	return &bs[0], nil
 }

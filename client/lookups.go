@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 )
 
@@ -21,3 +22,17 @@ func (c *Client) lookupSearch(ctx context.Context, path string, req any) ([]Row,
 	}
 	return rows, nil
 }
+
+// recordNotFound is a load the server answered 204 for a record other than
+// a person: errors.Is(err, ErrNotFound) and IsNotFound hold, and the text
+// names the record.
+type recordNotFound struct {
+	what  string
+	recNo int64
+}
+
+func (e *recordNotFound) Error() string {
+	return fmt.Sprintf("wayfarer %s %d: no such %s within your reach", e.what, e.recNo, e.what)
+}
+
+func (e *recordNotFound) Is(target error) bool { return target == ErrNotFound }

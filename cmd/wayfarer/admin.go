@@ -88,6 +88,8 @@ its branch's.`,
 				{Name: "create", Usage: "create a user (add --password-stdin to set its password at once)", Flags: append([]cli.Flag{alias, user,
 					&cli.StringFlag{Name: "type", Value: "user", Usage: "user, manager or admin"},
 					&cli.StringFlag{Name: "branch", Usage: "branch name"},
+					&cli.StringFlag{Name: "name", Usage: "display name (shown by appUserSearch)"},
+					&cli.StringFlag{Name: "email", Usage: "email address (shown by appUserSearch)"},
 					&cli.BoolFlag{Name: "non-expiring-password", Usage: "the agency's maximum password age does not apply"},
 					&cli.BoolFlag{Name: "disabled", Usage: "create the user disabled"},
 					&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from stdin"}},
@@ -278,7 +280,7 @@ func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			return err
 		}
 	}
-	id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag.ID, UserName: cmd.String("user"), Type: typ,
+	id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag.ID, UserName: cmd.String("user"), Name: cmd.String("name"), Email: cmd.String("email"), Type: typ,
 		BranchID: branch, Perms: perms, Enabled: !cmd.Bool("disabled"), NonExpiringPassword: cmd.Bool("non-expiring-password")}, pw)
 	if err != nil {
 		return err

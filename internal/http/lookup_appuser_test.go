@@ -18,7 +18,7 @@ func TestAppUserSearch(t *testing.T) {
 			return s.Do(t, "POST", "/appUserSearch", body, auth...)
 		}
 		rows := rowsOf(t, search(admin, nil))
-		if got := column(rows, "id"); !slices.Equal(got, []string{"admin", "harbor", "nobranch", "none"}) {
+		if got := column(rows, "id"); !slices.Equal(got, []string{"admin", "branchonly", "harbor", "nobranch", "none", "selfonly"}) {
 			t.Fatalf("all: %v", got)
 		}
 		a := rows[0]
@@ -47,10 +47,10 @@ func TestAppUserSearch(t *testing.T) {
 		for body, want := range map[string][]string{
 			`{"name":{"compareCondition":5,"value":["h"]}}`:                           {"harbor"},
 			`{"id":{"compareCondition":7,"value":["ADMIN, none"]}}`:                   {"admin", "none"},
-			fmt.Sprintf(`{"branchRecNo":{"value":[%d]}}`, fx.branch["Main"]):          {"admin", "none"},
+			fmt.Sprintf(`{"branchRecNo":{"value":[%d]}}`, fx.branch["Main"]):          {"admin", "none", "selfonly"},
 			`{"branchRecNo":{"compareCondition":3}}`:                                  {"nobranch"},
 			fmt.Sprintf(`{"advisorProfileRecNo":%d}`, fx.advisor["Hana Harbor"]):      {"harbor"},
-			`{"userType":{"value":[1]},"enabled":true,"name":{"compareCondition":4}}`: {"admin", "harbor", "none"},
+			`{"userType":{"value":[1]},"enabled":true,"name":{"compareCondition":4}}`: {"admin", "branchonly", "harbor", "none", "selfonly"},
 		} {
 			if got := column(rowsOf(t, search(admin, body)), "id"); !slices.Equal(got, want) {
 				t.Errorf("%s: %v, want %v", body, got, want)
@@ -62,6 +62,14 @@ func TestAppUserSearch(t *testing.T) {
 		// Reach: harbor (OnlySelf, OnlyBranch) finds itself; no branch, none.
 		if got := column(rowsOf(t, search(lookupLogin(t, s, "harbor"), nil)), "id"); !slices.Equal(got, []string{"harbor"}) {
 			t.Errorf("harbor: %v", got)
+		}
+		for user, want := range map[string][]string{
+			"branchonly": {"branchonly", "harbor"}, // OnlyBranch: Harbor's users
+			"selfonly":   {"selfonly"},             // OnlySelf: the users linked to Alice
+		} {
+			if got := column(rowsOf(t, search(lookupLogin(t, s, user), nil)), "id"); !slices.Equal(got, want) {
+				t.Errorf("%s: %v, want %v", user, got, want)
+			}
 		}
 		wantEmpty(t, search(lookupLogin(t, s, "nobranch"), nil))
 		wantError(t, search(lookupLogin(t, s, "none"), nil), 403, 600, "AppUser select")

@@ -84,6 +84,13 @@ func TestBranchSearch(t *testing.T) {
 		if got := column(rows, "name"); !slices.Equal(got, []string{"Harbor"}) {
 			t.Errorf("OnlyBranch: %v", got)
 		}
+		if got := column(rowsOf(t, search(lookupLogin(t, s, "branchonly"), nil)), "name"); !slices.Equal(got, []string{"Harbor"}) {
+			t.Errorf("OnlyBranch (AllUsers): %v", got)
+		}
+		// OnlySelf does not apply to branches (a branch has no advisor).
+		if got := column(rowsOf(t, search(lookupLogin(t, s, "selfonly"), nil)), "name"); len(got) != 3 {
+			t.Errorf("OnlySelf (AllBranches): %v", got)
+		}
 		wantEmpty(t, search(lookupLogin(t, s, "nobranch"), nil))
 		wantError(t, search(lookupLogin(t, s, "none"), `{"includeCols":["BOGUS"]}`), 403, 600, "Branch select")
 		wantError(t, search(lookupLogin(t, s, "harbor"), `{"reportFormat":true}`), 403, 600, "Branch export")

@@ -27,6 +27,8 @@ const (
 //	users     admin: every bit (Main)
 //	          harbor: select+read, OnlySelf+OnlyBranch (Harbor, advisor Hana)
 //	          nobranch: select+read+allusers, no branch (OnlyBranch: nothing)
+//	          branchonly: select+read+allusers, OnlyBranch (Harbor)
+//	          selfonly: select+read+allbranches, OnlySelf (Main, advisor Alice)
 //	          none: no look-up permission
 //	person    Ken Abler (Harbor, advisor Hana), linked to client Harbor Corp
 type lookupFixture struct {
@@ -97,6 +99,8 @@ func seedLookups(f *lookupFixture) func(a *app.App) error {
 			{"admin", "Main", "", "Ada Admin", wayfarer.PermAll},
 			{"harbor", "Harbor", "Hana Harbor", "Hana Harbor", wayfarer.PermSelect | wayfarer.PermRead},
 			{"nobranch", "", "", "", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllUsers},
+			{"branchonly", "Harbor", "", "Bea Branch", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllUsers},
+			{"selfonly", "Main", "Alice Advisor", "Sam Self", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllBranches},
 			{"none", "Main", "", "Nora None", 0},
 		}
 		for _, u := range users {

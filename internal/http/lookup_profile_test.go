@@ -78,6 +78,14 @@ func TestProfileSearch(t *testing.T) {
 		if got := column(rows, "name"); !slices.Equal(got, []string{"Hana Harbor", "Harbor Corp"}) {
 			t.Errorf("OnlySelf+OnlyBranch: %v", got)
 		}
+		for user, want := range map[string][]string{
+			"branchonly": {"Hana Harbor", "Harbor Corp"}, // OnlyBranch: Harbor's advisors and clients
+			"selfonly":   {"Alice Advisor"},              // OnlySelf: its advisor; no client has a person Alice advises
+		} {
+			if got := column(rowsOf(t, search(lookupLogin(t, s, user), nil)), "name"); !slices.Equal(got, want) {
+				t.Errorf("%s: %v, want %v", user, got, want)
+			}
+		}
 		wantEmpty(t, search(lookupLogin(t, s, "nobranch"), nil))
 		wantError(t, search(lookupLogin(t, s, "none"), nil), 403, 600, "AdvisorProfile select")
 

@@ -25,7 +25,8 @@ func TestLookups(t *testing.T) {
 	if err != nil || b.Name != "Harbor" || b.RecNo != rows[0].RecNo() || b.ActiveStatus != 1 {
 		t.Fatalf("LoadBranch: %+v %v", b, err)
 	}
-	if _, err := c.LoadBranch(ctx, 987654); !client.IsNotFound(err) {
+	if _, err := c.LoadBranch(ctx, 987654); !client.IsNotFound(err) || !errors.Is(err, client.ErrNotFound) ||
+		err.Error() != "wayfarer branch 987654: no such branch within your reach" {
 		t.Errorf("a missing branch: %v", err)
 	}
 	if rows, err := c.SearchBranches(ctx, &contract.BranchSearchRequest{Name: contract.NewStringSearchParam(1, "Nowhere")}); err != nil || len(rows) != 0 {

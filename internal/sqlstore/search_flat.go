@@ -4,7 +4,8 @@ package sqlstore
 // (wayfarer.FlatSearchStore). A search registers a flatTable under its
 // catalog's name; the builder adds the agency filter (always), the
 // table's scope hook, one condition per filter (from the generic
-// conditions of the person search: StringCond, NumCond, In, TimeCond),
+// conditions of the person search: StringCond, NumCond, In, TimeCond,
+// DateCond),
 // the inherited createDateTime/modifiedDateTime ranges, the order and the
 // page, and runs it as the person search runs (runSearch).
 
@@ -137,6 +138,8 @@ func FilterCond(d Dialect, col string, f wayfarer.SearchFilter) Expr {
 		return E("COALESCE(" + col + ", " + d.BoolLit(false) + ") = " + d.BoolLit(*f.Bool))
 	case f.Time.Active():
 		return TimeCond(col, f.Time)
+	case f.Date.Active():
+		return DateCond(col, f.Date)
 	}
 	return Expr{}
 }

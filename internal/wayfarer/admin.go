@@ -155,6 +155,9 @@ func (s *AdminService) CreateUser(ctx context.Context, u NewUser, password strin
 		}
 		u.PasswordHash = h
 	}
+	if err := checkUserText(&u); err != nil {
+		return 0, err
+	}
 	u.PasswordSetAt = s.Clock.Now()
 	return s.Store.CreateUser(ctx, u)
 }

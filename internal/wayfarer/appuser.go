@@ -1,5 +1,12 @@
 package wayfarer
 
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
+)
+
 // App users: POST /appUserSearch, for pickers (docs/lookups.md), through
 // the search kit. Never a password hash, a failed-login count, a lock or
 // a token: the catalog's columns are the devportal's, and those of them
@@ -26,3 +33,23 @@ var AppUserSearchCatalog = NewSearchCatalog("appUser", MethodAppUserSearch, []Ar
 	{Name: "locked", Type: ColDateTimeOffset},
 	{Name: "lastLoginDateTime", Type: ColDateTimeOffset},
 })
+
+// checkUserText checks a user's display name and email (appUserSearch
+// shows them): their sizes (the devportal's AppUser: 64 and 128), and, as
+// every free-text field, no card number. Its refusals are the admin
+// rules' (400/407, method "admin").
+func checkUserText(u *NewUser) error {
+	u.Name, u.Email = strings.TrimSpace(u.Name), strings.TrimSpace(u.Email)
+	for _, f := range []struct {
+		name, v string
+		max     int
+	}{{"name", u.Name, 64}, {"email", u.Email, 128}} {
+		if utf8.RuneCountInString(f.v) > f.max {
+			return Errorf(KindInvalid, contract.CodeInvalidValue, "admin", "%s must be at most %d characters", f.name, f.max)
+		}
+		if ContainsCardNumber(f.v) {
+			return Errorf(KindInvalid, contract.CodeInvalidValue, "admin", "%s looks like it holds a card number; card numbers are kept only in cards", f.name)
+		}
+	}
+	return nil
+}

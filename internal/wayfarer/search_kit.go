@@ -134,14 +134,15 @@ type SearchFilter struct {
 	Num  NumParam
 	In   []int64 // a short<short> list: the value is any of them
 	Bool *bool
-	Time TimeRange
+	Time TimeRange // a DateTimeUTCSearchParam range (…DateTimeFrom/To)
+	Date DateRange // a DateSearchParam range (…DateFrom/To)
 	// Size is the longest text value, in characters (0: no bound).
 	Size int
 }
 
 // Active reports whether the filter tests anything.
 func (f SearchFilter) Active() bool {
-	return f.Str.Active() || f.Num.Active() || len(f.In) > 0 || f.Bool != nil || f.Time.Active()
+	return f.Str.Active() || f.Num.Active() || len(f.In) > 0 || f.Bool != nil || f.Time.Active() || f.Date.Active()
 }
 
 // FlatCriteria is a decoded flat search: the inherited parameters and the

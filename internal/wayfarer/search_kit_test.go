@@ -118,3 +118,22 @@ func TestFlatShapeHasNoValues(t *testing.T) {
 		t.Errorf("shape %q, want %q", got, want)
 	}
 }
+
+// A user's display name and email are free text: sized, and never a card
+// number (appUserSearch shows them).
+func TestCheckUserText(t *testing.T) {
+	for _, tc := range []struct {
+		u    NewUser
+		want string
+	}{
+		{NewUser{Name: "  Ada Admin ", Email: "ada@example.com"}, ""},
+		{NewUser{Name: strings.Repeat("n", 65)}, "name must be at most 64"},
+		{NewUser{Email: strings.Repeat("e", 129)}, "email must be at most 128"},
+		{NewUser{Name: "Ada 4111 1111 1111 1111"}, "name looks like it holds a card number"},
+	} {
+		err := checkUserText(&tc.u)
+		if tc.want == "" && (err != nil || tc.u.Name != "Ada Admin") || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.u, err, tc.want)
+		}
+	}
+}

@@ -86,6 +86,19 @@ func inFilter[T int16 | int32](path, key string, vs []T) wayfarer.SearchFilter {
 	return wayfarer.SearchFilter{Key: key, Path: path, In: ints(vs)}
 }
 
+// dateFilter reads a range of days (a ...DateFrom and ...DateTo pair of
+// DateSearchParams, both inclusive) on key.
+func (v *converter) dateFilter(path, key, fromPath, toPath string, from, to *contract.DateSearchParam) wayfarer.SearchFilter {
+	return wayfarer.SearchFilter{Key: key, Path: path, Date: wayfarer.DateRange{From: v.date(fromPath, from), To: v.date(toPath, to)}}
+}
+
+// timeFilter reads a range of instants (a ...DateTimeFrom and ...DateTimeTo
+// pair of DateTimeUTCSearchParams, both inclusive on the wire) on key.
+func (v *converter) timeFilter(path, key, fromPath, toPath string, from, to *contract.DateTimeUTCSearchParam) wayfarer.SearchFilter {
+	return wayfarer.SearchFilter{Key: key, Path: path,
+		Time: wayfarer.TimeRange{From: v.instant(fromPath, from, false), Before: v.instant(toPath, to, true)}}
+}
+
 // boolFilter reads a bool on key.
 func boolFilter(path, key string, b *bool) wayfarer.SearchFilter {
 	return wayfarer.SearchFilter{Key: key, Path: path, Bool: b}
