@@ -45,10 +45,10 @@ func checkUserText(u *NewUser) error {
 		max     int
 	}{{"name", u.Name, 64}, {"email", u.Email, 128}} {
 		if utf8.RuneCountInString(f.v) > f.max {
-			return Errorf(KindInvalid, contract.CodeInvalidValue, "admin", "%s must be at most %d characters", f.name, f.max)
+			return Errorf(KindInvalid, contract.CodeInvalidValue, MethodAdmin, "%s must be at most %d characters", f.name, f.max)
 		}
 		if ContainsCardNumber(f.v) {
-			return Errorf(KindInvalid, contract.CodeInvalidValue, "admin", "%s looks like it holds a card number; card numbers are kept only in cards", f.name)
+			return Errorf(KindInvalid, contract.CodeInvalidValue, MethodAdmin, "%s looks like it holds a card number; card numbers are kept only in cards", f.name)
 		}
 	}
 	return nil
