@@ -52,8 +52,7 @@ type MarketingSearchParam struct {
 }
 
 // PersonSearchRequest is the body of POST /personSearch. The server also
-// knows includeColsExtended and personActivitySearchParams, which it
-// refuses (408) until it serves them.
+// knows includeColsExtended, which it refuses (408) until it serves it.
 type PersonSearchRequest struct {
 	RecNo                *NumSearchParam         `json:"recNo,omitempty"`
 	SkipLookup           *bool                   `json:"skipLookup,omitempty"`
@@ -102,6 +101,10 @@ type PersonSearchRequest struct {
 	ActionItemDateFrom               *DateSearchParam        `json:"actionItemDateFrom,omitempty"`
 	ActionItemDateTo                 *DateSearchParam        `json:"actionItemDateTo,omitempty"`
 	ActionItemAssignedToAppUserRecNo *NumSearchParam         `json:"actionItemAssignedToAppUserRecNo,omitempty"`
+
+	// PersonActivitySearchParams: persons having an activity that passes
+	// these filters (its paging, columns and report members do not apply).
+	PersonActivitySearchParams *ActivitySearchRequest `json:"personActivitySearchParams,omitempty"`
 }
 
 // NewStringSearchParam builds a StringSearchParam from plain values.

@@ -34,8 +34,9 @@ type Config struct {
 
 // Server serves the Wayfarer interface.
 type Server struct {
-	personHandlers // person.go: the person services
-	searchHandlers // search.go: the search services
+	personHandlers   // person.go: the person services
+	searchHandlers   // search.go: the search services
+	activityHandlers // activity.go: the activity service
 
 	Login  *wayfarer.LoginService
 	DB     Pinger
@@ -69,6 +70,10 @@ func (s *Server) routes() {
 	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
 	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("GET", "/activity/{recNo}", s.authed(wayfarer.MethodActivity, s.handleLoadActivity))
+	rt.add("POST", "/activity", s.authed(wayfarer.MethodActivity, s.handleSaveActivity))
+	rt.add("POST", "/activity/refresh", s.authed(wayfarer.MethodActivity, s.handleSaveActivityRefresh))
+	rt.add("POST", "/activitySearch", s.authed(wayfarer.MethodActivitySearch, s.handleActivitySearch))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }

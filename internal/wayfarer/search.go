@@ -156,6 +156,17 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 	if err := CheckSearchLimits(c); err != nil {
 		return nil, err
 	}
+	if c.PersonActivity != nil {
+		// The filter tells which persons have which activities: it takes
+		// the right to search activities, within the caller's reach there.
+		if err := sess.Require(AreaActivity, PermSelect, MethodPersonSearch); err != nil {
+			return nil, err
+		}
+		if err := CheckActivitySearchLimits(c.PersonActivity, "personActivitySearchParams"); err != nil {
+			return nil, err
+		}
+		c.ActivityScope = sess.ActivityScope()
+	}
 	if s.MaxRows <= 0 {
 		res, err := s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
 		return res, searchTimeout(err)

@@ -390,6 +390,13 @@ type SearchCriteria struct {
 	ProfileRecNo NumParam
 	Marketing    []MarketingParam
 	Tags         []TagParam
+
+	// PersonActivity (personActivitySearchParams): persons with at least
+	// one activity in the caller's reach among activities (ActivityScope,
+	// set by the service) that passes every activity filter; nil: none.
+	// Its paging and columns are not used.
+	PersonActivity *ActivityCriteria
+	ActivityScope  ActivityScope
 }
 
 // HasColumn reports whether the column is requested.

@@ -17,9 +17,8 @@ import (
 // not serve yet.
 type personSearchBody struct {
 	contract.PersonSearchRequest
-	IncludeColsExtended        []any          `json:"includeColsExtended" wf:"unsupported"`
-	PersonActivitySearchParams map[string]any `json:"personActivitySearchParams" wf:"unsupported"`
-	DisplayTagRecNo            *int64         `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
+	IncludeColsExtended []any  `json:"includeColsExtended" wf:"unsupported"`
+	DisplayTagRecNo     *int64 `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
 }
 
 // SearchParamNames lists the parameters of POST /personSearch as the
@@ -98,15 +97,8 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 			c.Marketing, v.err = append(c.Marketing, p), err
 		}
 	}
-	for i, t := range r.Tags {
-		if t != nil && v.err == nil {
-			path := fmt.Sprintf("tags[%d]", i)
-			value := v.str(path+".value", t.Value, 1024)
-			p, err := wayfarer.NewTagParam(path, t.RecNo, t.TagRecNo, t.TagName, value, t.Checked)
-			c.Tags = append(c.Tags, p)
-			v.check(err)
-		}
-	}
+	c.Tags = v.tags("", r.Tags)
+	c.PersonActivity = personActivityCriteria(v, r.PersonActivitySearchParams)
 	if v.err != nil {
 		return nil, v.err
 	}
