@@ -308,3 +308,69 @@ func TestActivityConflict(t *testing.T) {
 		wantResult(t, admin.do("POST", "/activity", activityDataset(got, bad)), 400, contract.CodeIdentifierMismatch, "activity")
 	})
 }
+
+func TestPersonActivitySearchParams(t *testing.T) {
+	eachEngine(t, func(t *testing.T, s *testserver.Server, r personRefs) {
+		ctx := t.Context()
+		admin := clientFor(t, s, "admin")
+		agent := clientFor(t, s, "agent")
+		ken := admin.create(kenJSON(r))
+		zoe := admin.create(fmt.Sprintf(`{"firstName":"Zoe","lastName":"Zed","activeStatus":1,"branch_recNo":%d,"advisorProfile_recNo":%d}`, r.main, r.alice))
+		sue := admin.create(fmt.Sprintf(`{"lastName":"Sue","activeStatus":1,"branch_recNo":%d,"advisorProfile_recNo":%d}`, r.harbor, r.hana))
+		admin.create(`{"lastName":"Nobody","activeStatus":1}`)
+		act := func(body string, person int64) {
+			admin.createActivity(fmt.Sprintf(`{%s,"activityPersonLink":{"person_recNo":%d}}`, body, person))
+		}
+		u := func(id int64) string { return fmt.Sprintf(`"appUser_recNo":%d`, id) }
+		act(`"type":1,"priority":2,"targetDate":"2026-11-24",`+u(r.agentUser), ken)
+		act(`"type":2,"priority":2,"targetDate":"2026-11-25",`+u(r.agentUser), ken)
+		act(`"type":1,"priority":2,"targetDate":"2026-11-24","completionDateTime":"2026-11-20T10:00:00Z",`+u(r.agentUser), zoe)
+		act(`"type":1,"priority":2,"targetDate":"2026-11-24","private":true,`+u(r.adminUser), zoe)
+		act(`"type":1,"priority":2,"targetDate":"2026-12-24",`+u(r.adminUser), sue)
+
+		names := func(c personClient, params string) []string {
+			t.Helper()
+			resp := c.do("POST", "/personSearch", `{"includeCols":["name"],"personActivitySearchParams":`+params+`}`)
+			if noRows(resp) {
+				return []string{}
+			}
+			var rows []map[string]any
+			if resp.Status != 200 || json.Unmarshal(resp.Body, &rows) != nil {
+				t.Fatalf("%s: %d %s", params, resp.Status, resp.Body)
+			}
+			out := []string{}
+			for _, row := range rows {
+				out = append(out, row["name"].(string))
+			}
+			return out
+		}
+		check := func(what string, got []string, want ...string) {
+			t.Helper()
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("%s: got %q, want %q", what, got, want)
+			}
+		}
+		myWeek := fmt.Sprintf(`{"appUserRecNo":{"value":[%d]},"type":{"value":[1]},"completed":false,"targetDateFrom":{"date":"2026-11-23"},"targetDateTo":{"date":"2026-11-29"}}`, r.agentUser)
+		check("agent's open tasks this week", names(agent, myWeek), "Abler/Ken")
+		check("the same for admin", names(admin, myWeek), "Abler/Ken")
+		check("admin: open tasks", names(admin, `{"type":{"value":[1]},"completed":false}`), "Abler/Ken", "Sue/", "Zed/Zoe")
+		check("agent: open tasks (another's private never counts)", names(agent, `{"type":{"value":[1]},"completed":false}`), "Abler/Ken")
+		check("completed", names(admin, `{"completed":true}`), "Zed/Zoe")
+		check("appointments", names(admin, `{"type":{"value":[2]}}`), "Abler/Ken")
+		check("none", names(admin, `{"type":{"value":[4]}}`))
+		check("empty is no filter", names(admin, `{}`), "Abler/Ken", "Nobody/", "Sue/", "Zed/Zoe")
+
+		// It takes Activity Select.
+		viewerUser, err := s.App.DB.UserByName(ctx, r.agency, "viewer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.App.DB.SetUserPermissions(ctx, r.agency, viewerUser.ID, map[wayfarer.Area]wayfarer.Permission{
+			wayfarer.AreaPerson: wayfarer.PermSelect | wayfarer.PermAllUsers | wayfarer.PermAllBranches}); err != nil {
+			t.Fatal(err)
+		}
+		viewer := clientFor(t, s, "viewer")
+		wantResult(t, viewer.do("POST", "/personSearch", `{"personActivitySearchParams":{"completed":false}}`), 403, contract.CodePermissionDenied, "personSearch")
+		check("viewer without the filter", names(viewer, `null`), "Abler/Ken", "Nobody/", "Sue/", "Zed/Zoe")
+	})
+}

@@ -83,11 +83,14 @@ func personActivityCriteria(v *converter, r *contract.ActivitySearchRequest) *wa
 		return nil
 	}
 	const path = "personActivitySearchParams"
-	for name, set := range map[string]bool{
-		"startingRow": r.StartingRow != nil, "rowCount": r.RowCount != nil, "topRows": r.TopRows != nil,
-		"includeCols": len(r.IncludeCols) > 0, "reportFormat": deref(r.ReportFormat), "reportName": r.ReportName != nil,
+	for _, m := range []struct {
+		name string
+		set  bool
+	}{
+		{"startingRow", r.StartingRow != nil}, {"rowCount", r.RowCount != nil}, {"topRows", r.TopRows != nil},
+		{"includeCols", len(r.IncludeCols) > 0}, {"reportFormat", deref(r.ReportFormat)}, {"reportName", r.ReportName != nil},
 	} {
-		if set {
+		if name := m.name; m.set {
 			v.check(wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeInvalidValue, wayfarer.MethodParam,
 				"Invalid value: the person search's own %s applies; personActivitySearchParams takes activity filters only. Path '%s.%s'.", name, path, name))
 			return nil

@@ -19,6 +19,9 @@ type personSearchBody struct {
 	contract.PersonSearchRequest
 	IncludeColsExtended []any  `json:"includeColsExtended" wf:"unsupported"`
 	DisplayTagRecNo     *int64 `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
+	// Shadows the contract's member: its parameters not served yet are
+	// refused (408) as in an activity search.
+	PersonActivitySearchParams *activitySearchBody `json:"personActivitySearchParams"`
 }
 
 // SearchParamNames lists the parameters of POST /personSearch as the
@@ -41,6 +44,9 @@ func DecodePersonSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.SearchCr
 		if err := dec.Decode(body, &b, wayfarer.MethodParam); err != nil {
 			return nil, err
 		}
+	}
+	if b.PersonActivitySearchParams != nil {
+		b.PersonSearchRequest.PersonActivitySearchParams = &b.PersonActivitySearchParams.ActivitySearchRequest
 	}
 	return SearchCriteria(&b.PersonSearchRequest)
 }

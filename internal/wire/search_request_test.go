@@ -220,11 +220,33 @@ func TestDecodeValueErrors(t *testing.T) {
 
 func TestDecodeNotSupported(t *testing.T) {
 	wantError(t, `{"includeColsExtended":[{"name":"x"}]}`, contract.CodeNotSupported, "includeColsExtended")
-	wantError(t, `{"personActivitySearchParams":{"completed":true}}`, contract.CodeNotSupported, "personActivitySearchParams")
-	for _, body := range []string{`{"includeColsExtended":null}`, `{"includeColsExtended":[]}`,
-		`{"personActivitySearchParams":null}`, `{"personActivitySearchParams":{}}`} {
+	for _, body := range []string{`{"includeColsExtended":null}`, `{"includeColsExtended":[]}`} {
 		mustDecode(t, body)
 	}
+}
+
+func TestDecodePersonActivitySearchParams(t *testing.T) {
+	c := mustDecode(t, `{"personActivitySearchParams":{"appUserRecNo":{"value":[7]},"type":{"value":[1]},"completed":false,
+		"targetDateFrom":{"date":"2026-11-23"},"targetDateTo":{"date":"11/29/2026"},"subject":{"value":["call"],"compareCondition":6},
+		"tags":[{"recNo":3}]}}`)
+	a := c.PersonActivity
+	if a == nil || a.Completed == nil || *a.Completed || a.AppUserRecNo.Values[0] != 7 || a.Type.Values[0] != 1 ||
+		a.TargetDate != (wayfarer.DateRange{From: "2026-11-23", To: "2026-11-29"}) || a.Subject.Cond != wayfarer.StrContains || len(a.Tags) != 1 {
+		t.Fatalf("%+v", a)
+	}
+	// Without a filter it is no filter, as before Wayfarer served it.
+	for _, body := range []string{`{"personActivitySearchParams":null}`, `{"personActivitySearchParams":{}}`} {
+		if c := mustDecode(t, body); c.PersonActivity != nil {
+			t.Fatalf("%s: %+v", body, c.PersonActivity)
+		}
+	}
+	// The person search's own paging and columns are not taken there.
+	wantError(t, `{"personActivitySearchParams":{"rowCount":5}}`, contract.CodeInvalidValue, "Path 'personActivitySearchParams.rowCount'")
+	wantError(t, `{"personActivitySearchParams":{"includeCols":["recNo"]}}`, contract.CodeInvalidValue, "personActivitySearchParams.includeCols")
+	// Paths name the member inside it.
+	wantError(t, `{"personActivitySearchParams":{"type":{"compareCondition":1}}}`, contract.CodeInvalidValue, "Path 'personActivitySearchParams.type.compareCondition'")
+	wantError(t, `{"personActivitySearchParams":{"tags":[{"value":{"value":["x"]}}]}}`, contract.CodeMissingParameter, "RecNo")
+	wantError(t, `{"personActivitySearchParams":{"tripRecNo":{"value":[1]}}}`, contract.CodeNotSupported, "personActivitySearchParams.tripRecNo")
 }
 
 func TestDecodeStringParam(t *testing.T) {
