@@ -276,5 +276,3 @@ func personNameSQL(d Dialect, alias string) string {
 func primaryCommOf(d Dialect, alias, field string, typ int) string {
 	return replaceAlias(primaryCommSQL(d, field, typ), "p", alias)
 }
-
-
