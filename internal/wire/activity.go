@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
@@ -139,3 +140,14 @@ func (v *converter) tags(prefix string, entries []*contract.TagsSearchParams) []
 	}
 	return out
 }
+
+// ActivitySearchParamNames lists the parameters of POST /activitySearch as
+// the devportal spells them.
+var ActivitySearchParamNames = func() (names []string) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[activitySearchBody]()) {
+		if name := jsonName(f); name != "" && !f.Anonymous {
+			names = append(names, name)
+		}
+	}
+	return names
+}()
