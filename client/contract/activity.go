@@ -14,26 +14,15 @@ const (
 
 // ActivitySearchRequest is the body of POST /activitySearch (the
 // devportal's ActivitySearch), and the personActivitySearchParams member of
-// a person search, where only the filters apply. type is the devportal's
+// a person search, where only the filters (with recNo and the
+// createDateTime/modifiedDateTime bounds) apply. type is the devportal's
 // EnumSearchParam<Type>, which has NumSearchParam's shape:
 // {"value":[1,2],"compareCondition":1}. The server also knows
-// clientProfileRecNo, supplierProfileRecNo, tripRecNo, promoId, distinct
-// and includeColsExtended, which it refuses (408) until it serves them.
+// clientProfileRecNo, supplierProfileRecNo, tripRecNo, promoId and
+// includeColsExtended, which it refuses (408) until it serves them.
 type ActivitySearchRequest struct {
-	RecNo                *NumSearchParam         `json:"recNo,omitempty"`
-	StartingRow          *int64                  `json:"startingRow,omitempty"`
-	RowCount             *int64                  `json:"rowCount,omitempty"`
-	TopRows              *int64                  `json:"topRows,omitempty"`
-	CreateDateTimeFrom   *DateTimeUTCSearchParam `json:"createDateTimeFrom,omitempty"`
-	CreateDateTimeTo     *DateTimeUTCSearchParam `json:"createDateTimeTo,omitempty"`
-	ModifiedDateTimeFrom *DateTimeUTCSearchParam `json:"modifiedDateTimeFrom,omitempty"`
-	ModifiedDateTimeTo   *DateTimeUTCSearchParam `json:"modifiedDateTimeTo,omitempty"`
-	IncludeCols          []string                `json:"includeCols,omitempty"`
-	BaseURL              *string                 `json:"baseUrl,omitempty"`
-	ReportFormat         *bool                   `json:"reportFormat,omitempty"`
-	ReportName           *string                 `json:"reportName,omitempty"`
-	QueryOptimizerFlags  []int32                 `json:"queryOptimizerFlags,omitempty"`
-	Tags                 []*TagsSearchParams     `json:"tags,omitempty"`
+	SearchBase
+	Tags []*TagsSearchParams `json:"tags,omitempty"`
 
 	AppUserRecNo       *NumSearchParam         `json:"appUserRecNo,omitempty"`
 	Type               *NumSearchParam         `json:"type,omitempty"`

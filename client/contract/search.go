@@ -51,11 +51,11 @@ type MarketingSearchParam struct {
 	Checked               *bool   `json:"checked,omitempty"`
 }
 
-// PersonSearchRequest is the body of POST /personSearch. The server also
-// knows includeColsExtended, which it refuses (408) until it serves it.
-type PersonSearchRequest struct {
+// SearchBase holds the parameters every search of the reference inherits
+// (the devportal's "[inherited]" rows, and readOnlyIntent): each search
+// request embeds it.
+type SearchBase struct {
 	RecNo                *NumSearchParam         `json:"recNo,omitempty"`
-	SkipLookup           *bool                   `json:"skipLookup,omitempty"`
 	ReadOnlyIntent       *bool                   `json:"readOnlyIntent,omitempty"`
 	StartingRow          *int64                  `json:"startingRow,omitempty"`
 	RowCount             *int64                  `json:"rowCount,omitempty"`
@@ -70,8 +70,15 @@ type PersonSearchRequest struct {
 	ReportFormat         *bool                   `json:"reportFormat,omitempty"`
 	ReportName           *string                 `json:"reportName,omitempty"`
 	QueryOptimizerFlags  []int32                 `json:"queryOptimizerFlags,omitempty"`
-	Priority             *int64                  `json:"priority,omitempty"`
-	Tags                 []*TagsSearchParams     `json:"tags,omitempty"`
+}
+
+// PersonSearchRequest is the body of POST /personSearch. The server also
+// knows includeColsExtended, which it refuses (408) until it serves it.
+type PersonSearchRequest struct {
+	SearchBase
+	SkipLookup *bool               `json:"skipLookup,omitempty"`
+	Priority   *int64              `json:"priority,omitempty"`
+	Tags       []*TagsSearchParams `json:"tags,omitempty"`
 
 	UniqueID                         *string                 `json:"UniqueId,omitempty"`
 	FirstName                        *StringSearchParam      `json:"firstName,omitempty"`

@@ -9,9 +9,13 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
-// searchHandlers holds the person search service; cmd/wayfarer sets it.
+// searchHandlers holds the search services; internal/app sets them.
 type searchHandlers struct {
 	Search *wayfarer.SearchService
+	// Flat runs every search of the search kit (search_kit.go).
+	Flat *wayfarer.FlatSearchService
+	// Branches loads one branch (GET /branch/{recNo}).
+	Branches *wayfarer.BranchService
 }
 
 const contentTypeCSV = "text/csv; charset=utf-8"
@@ -35,14 +39,20 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 	}
 	res, err := s.Search.Search(r.Context(), sessionOf(r), c)
 	if err != nil {
-		s.logSearchCutOff(r, c, err)
+		s.logSearchCutOff(r, "person search", c.Shape(), err)
 		return err
 	}
+	s.writeSearchResult(w, r, res, &c.BaseCriteria)
+	return nil
+}
+
+// writeSearchResult writes a search's rows: a JSON array of objects, or CSV
+// when reportFormat is true; nothing found (or a page past the end) is 204
+// with no body, JSON or CSV alike, as the reference's searches answer.
+func (s *Server) writeSearchResult(w http.ResponseWriter, r *http.Request, res *wayfarer.SearchResult, c *wayfarer.BaseCriteria) {
 	if len(res.Rows) == 0 {
-		// Nothing matches (or the page lies past the end): 204 with no
-		// body, JSON or CSV alike, as the reference's searches answer.
 		noContent(w)
-		return nil
+		return
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
@@ -51,19 +61,18 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 		h.Set("Content-Disposition", attachment(c.ReportName))
 		w.WriteHeader(http.StatusOK)
 		s.logWriteError(r, wire.WriteSearchCSV(w, res))
-		return nil
+		return
 	}
 	h.Set("Content-Type", contentTypeJSON)
 	w.WriteHeader(http.StatusOK)
 	s.logWriteError(r, wire.WriteSearchJSON(w, res))
-	return nil
 }
 
 // logWriteError notes a failed body write: the status is already sent, so
 // there is nothing left to answer, and the client has usually gone away.
 func (s *Server) logWriteError(r *http.Request, err error) {
 	if err != nil {
-		s.log.DebugContext(r.Context(), "person search: writing the body failed", "error", err.Error())
+		s.log.DebugContext(r.Context(), "search: writing the body failed", "error", err.Error())
 	}
 }
 

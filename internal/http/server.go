@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // Pinger reports whether the database answers (for /readyz).
@@ -73,7 +74,9 @@ func (s *Server) routes() {
 	rt.add("GET", "/activity/{recNo}", s.authed(wayfarer.MethodActivity, s.handleLoadActivity))
 	rt.add("POST", "/activity", s.authed(wayfarer.MethodActivity, s.handleSaveActivity))
 	rt.add("POST", "/activity/refresh", s.authed(wayfarer.MethodActivity, s.handleSaveActivityRefresh))
-	rt.add("POST", "/activitySearch", s.authed(wayfarer.MethodActivitySearch, s.handleActivitySearch))
+	rt.add("POST", "/activitySearch", s.authed(wayfarer.MethodActivitySearch, s.flatSearch(wayfarer.ActivitySearchCatalog, wire.DecodeActivitySearch)))
+	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
+	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }

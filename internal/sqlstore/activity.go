@@ -29,7 +29,7 @@ var activityTagColumns = []pcolumn{{"tag_recNo", "tag_id", nil}, {"value", "valu
 // the caller's own, or linked to a person of the caller's advisors;
 // OnlyBranch: its appUser of the caller's branch, or linked to a person of
 // that branch (no branch: none).
-func activityReach(d Dialect, a string, sc wayfarer.ActivityScope) []Expr {
+func activityReach(d Dialect, a string, sc wayfarer.Scope) []Expr {
 	linked := "EXISTS (SELECT 1 FROM activity_person_link rl JOIN person rp ON rp.agency_id = rl.agency_id AND rp.rec_no = rl.person_id" +
 		" WHERE rl.agency_id = " + a + ".agency_id AND rl.activity_id = " + a + ".rec_no AND "
 	w := []Expr{
@@ -56,7 +56,7 @@ func activityReach(d Dialect, a string, sc wayfarer.ActivityScope) []Expr {
 }
 
 // LoadActivity loads an activity in reach with its link and tags.
-func (db *DB) LoadActivity(ctx context.Context, sc wayfarer.ActivityScope, recNo int64) (a *wayfarer.Activity, err error) {
+func (db *DB) LoadActivity(ctx context.Context, sc wayfarer.Scope, recNo int64) (a *wayfarer.Activity, err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	err = db.read(ctx, db.primary, func(q personQuerier) error {
@@ -67,7 +67,7 @@ func (db *DB) LoadActivity(ctx context.Context, sc wayfarer.ActivityScope, recNo
 	return a, err
 }
 
-func (db *DB) loadActivity(ctx context.Context, q personQuerier, sc wayfarer.ActivityScope, recNo int64, lock string) (*wayfarer.Activity, error) {
+func (db *DB) loadActivity(ctx context.Context, q personQuerier, sc wayfarer.Scope, recNo int64, lock string) (*wayfarer.Activity, error) {
 	var (
 		id, typ, priority                          int64
 		user, subType, duration, alertOffset, pers sql.NullInt64
@@ -129,7 +129,7 @@ func (db *DB) loadActivity(ctx context.Context, q personQuerier, sc wayfarer.Act
 
 // CreateActivity inserts an activity with its link and tags in one
 // transaction; one the creator would not reach is rolled back (ErrOutOfScope).
-func (db *DB) CreateActivity(ctx context.Context, sc wayfarer.ActivityScope, w *wayfarer.ActivityWrite) (recNo int64, err error) {
+func (db *DB) CreateActivity(ctx context.Context, sc wayfarer.Scope, w *wayfarer.ActivityWrite) (recNo int64, err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	err = db.requestTx(ctx, func(tx *sql.Tx) error {
@@ -156,7 +156,7 @@ func (db *DB) CreateActivity(ctx context.Context, sc wayfarer.ActivityScope, w *
 // UpdateActivity runs an activity save in one transaction: the activity is
 // locked (PostgreSQL; SQLite holds the write lock from BEGIN), loaded as
 // LoadActivity shows it, fn decides, and the changes are applied.
-func (db *DB) UpdateActivity(ctx context.Context, sc wayfarer.ActivityScope, recNo int64,
+func (db *DB) UpdateActivity(ctx context.Context, sc wayfarer.Scope, recNo int64,
 	fn func(current *wayfarer.Activity) (*wayfarer.ActivityWrite, error)) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
@@ -193,7 +193,7 @@ func (db *DB) UpdateActivity(ctx context.Context, sc wayfarer.ActivityScope, rec
 
 // applyActivityChildren writes the link and the tags, then checks that the
 // saver still reaches the activity.
-func (db *DB) applyActivityChildren(ctx context.Context, tx *sql.Tx, sc wayfarer.ActivityScope, recNo int64, ch *wayfarer.ActivityChanges) error {
+func (db *DB) applyActivityChildren(ctx context.Context, tx *sql.Tx, sc wayfarer.Scope, recNo int64, ch *wayfarer.ActivityChanges) error {
 	agencyID := sc.AgencyID
 	if ch.LinkChanged {
 		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM activity_person_link WHERE agency_id = ? AND activity_id = ?`), agencyID, recNo); err != nil {

@@ -57,7 +57,8 @@ func (db *DB) ListAgencies(ctx context.Context) ([]wayfarer.Agency, error) {
 
 // CreateBranch inserts a branch.
 func (db *DB) CreateBranch(ctx context.Context, agencyID int64, name string) (int64, error) {
-	return db.insertID(ctx, `INSERT INTO branch (agency_id, name) VALUES (?, ?)`, agencyID, name)
+	now := ts(time.Now())
+	return db.insertID(ctx, `INSERT INTO branch (agency_id, name, create_date_time, last_modified_date_time) VALUES (?, ?, ?, ?)`, agencyID, name, now, now)
 }
 
 // BranchByName finds a branch of an agency.
@@ -69,7 +70,9 @@ func (db *DB) BranchByName(ctx context.Context, agencyID int64, name string) (in
 
 // CreateProfile inserts an advisor or client profile.
 func (db *DB) CreateProfile(ctx context.Context, agencyID int64, typ int, name string, branchID *int64) (int64, error) {
-	return db.insertID(ctx, `INSERT INTO profile (agency_id, type, name, branch_id) VALUES (?, ?, ?, ?)`, agencyID, typ, name, branchID)
+	now := ts(time.Now())
+	return db.insertID(ctx, `INSERT INTO profile (agency_id, type, name, branch_id, create_date_time, last_modified_date_time) VALUES (?, ?, ?, ?, ?, ?)`,
+		agencyID, typ, name, branchID, now, now)
 }
 
 // ProfileByName finds a profile of a type by name.

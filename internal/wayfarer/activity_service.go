@@ -8,26 +8,19 @@ import (
 	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
-// ActivityScope bounds which activities a caller reaches (docs/activities.md,
-// "Scope"): the Activity area's scope, and the caller, who alone sees its
-// private activities.
+// An activity's reach (docs/activities.md, "Scope"), from the session's
+// Scope of the Activity area (ActivityReach):
 //
 //   - Always one agency, and a private activity only when its appUser is
-//     the caller.
+//     the caller (Scope.UserID).
 //   - OnlySelf (no AllUsers): the activity's appUser is the caller, or it
 //     links a person whose advisor is one of the caller's advisors.
 //   - OnlyBranch (no AllBranches): the activity's appUser belongs to the
 //     caller's branch, or it links a person of that branch; a caller
 //     without a branch reaches none.
-type ActivityScope struct {
-	Scope
-	UserID int64
-}
 
-// ActivityScope is the session's reach among activities.
-func (s *Session) ActivityScope() ActivityScope {
-	return ActivityScope{Scope: s.Scope(AreaActivity), UserID: s.UserID}
-}
+// ActivityReach is the session's reach among activities.
+func (s *Session) ActivityReach() Scope { return s.Scope(AreaActivity) }
 
 // ActivityWrite is what an activity store applies. The store checks that
 // the app user, person and tags referred to exist in the agency (407
@@ -42,22 +35,19 @@ type ActivityWrite struct {
 // ActivityStore keeps activities. Every method works inside one agency and
 // treats an activity out of reach exactly like a missing one: ErrNotFound.
 type ActivityStore interface {
-	LoadActivity(ctx context.Context, sc ActivityScope, recNo int64) (*Activity, error)
-	CreateActivity(ctx context.Context, sc ActivityScope, w *ActivityWrite) (int64, error)
+	LoadActivity(ctx context.Context, sc Scope, recNo int64) (*Activity, error)
+	CreateActivity(ctx context.Context, sc Scope, w *ActivityWrite) (int64, error)
 	// UpdateActivity opens one transaction, loads the current activity
 	// (within reach) with a row lock, calls fn and applies what it returns.
-	UpdateActivity(ctx context.Context, sc ActivityScope, recNo int64, fn func(current *Activity) (*ActivityWrite, error)) error
-	SearchActivities(ctx context.Context, sc ActivityScope, c *ActivityCriteria) (*SearchResult, error)
+	UpdateActivity(ctx context.Context, sc Scope, recNo int64, fn func(current *Activity) (*ActivityWrite, error)) error
 }
 
-// ActivityService loads, saves and searches activities under the caller's
-// Activity permissions and scope.
+// ActivityService loads and saves activities under the caller's Activity
+// permissions and reach; activitySearch is a search of the search kit
+// (ActivitySearchCatalog).
 type ActivityService struct {
 	Store ActivityStore
 	Clock Clock
-	// MaxRows bounds the rows of one search answer (0: no bound), as
-	// SearchService.MaxRows does.
-	MaxRows int64
 }
 
 func (s *ActivityService) now() time.Time {
@@ -90,7 +80,7 @@ func (s *ActivityService) load(ctx context.Context, sess *Session, recNo int64) 
 	if recNo <= 0 {
 		return nil, ActivityNotFoundError()
 	}
-	a, err := s.Store.LoadActivity(ctx, sess.ActivityScope(), recNo)
+	a, err := s.Store.LoadActivity(ctx, sess.ActivityReach(), recNo)
 	if errors.Is(err, ErrNotFound) {
 		return nil, ActivityNotFoundError()
 	}
@@ -141,7 +131,7 @@ func (s *ActivityService) create(ctx context.Context, sess *Session, a *Activity
 	if err != nil {
 		return 0, err
 	}
-	recNo, err := s.Store.CreateActivity(ctx, sess.ActivityScope(), &ActivityWrite{Changes: ch, Now: s.now()})
+	recNo, err := s.Store.CreateActivity(ctx, sess.ActivityReach(), &ActivityWrite{Changes: ch, Now: s.now()})
 	return recNo, activitySaveError(err)
 }
 
@@ -164,7 +154,7 @@ func (s *ActivityService) update(ctx context.Context, sess *Session, old, new *A
 	if recNo <= 0 {
 		return 0, ActivityNotFoundError()
 	}
-	err := s.Store.UpdateActivity(ctx, sess.ActivityScope(), recNo, func(current *Activity) (*ActivityWrite, error) {
+	err := s.Store.UpdateActivity(ctx, sess.ActivityReach(), recNo, func(current *Activity) (*ActivityWrite, error) {
 		o, n := cloneActivity(old), cloneActivity(new)
 		ch, err := DiffActivity(o, n)
 		if err != nil {

@@ -33,6 +33,10 @@ const (
 	MethodPerson        = "person"
 	MethodPersonSearch  = "personSearch"
 	MethodRequest       = "request"
+	MethodBranch        = "branch"
+	MethodBranchSearch  = "branchSearch"
+	MethodProfileSearch = "profileSearch"
+	MethodAppUserSearch = "appUserSearch"
 )
 
 // Error is an error a client is meant to see: its Code and Message go out as

@@ -36,6 +36,7 @@ type Session struct {
 // the user's branch (OnlyBranch).
 type Scope struct {
 	AgencyID   int64
+	UserID     int64 // the caller: the owner of its private records (activities)
 	OnlySelf   bool
 	AdvisorIDs []int64
 	OnlyBranch bool
@@ -48,6 +49,7 @@ func (s *Session) Scope(area Area) Scope {
 	p := s.Perms[area]
 	return Scope{
 		AgencyID:   s.AgencyID,
+		UserID:     s.UserID,
 		OnlySelf:   !p.Has(PermAllUsers),
 		AdvisorIDs: s.AdvisorIDs,
 		OnlyBranch: !p.Has(PermAllBranches),

@@ -1,9 +1,9 @@
 package wire
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
@@ -36,109 +36,17 @@ func ActivityJSON(a *wayfarer.Activity) ([]byte, error) {
 // does not serve yet.
 type activitySearchBody struct {
 	contract.ActivitySearchRequest
+	SearchUnserved
 	activityUnserved
 }
 
 // activityUnserved are ActivitySearch parameters Wayfarer does not serve
-// yet: activities link to persons only, and rows are never merged.
+// yet: activities link to persons only.
 type activityUnserved struct {
 	ClientProfileRecNo   *contract.NumSearchParam    `json:"clientProfileRecNo" wf:"unsupported"`
 	SupplierProfileRecNo *contract.NumSearchParam    `json:"supplierProfileRecNo" wf:"unsupported"`
 	TripRecNo            *contract.NumSearchParam    `json:"tripRecNo" wf:"unsupported"`
 	PromoID              *contract.StringSearchParam `json:"promoId" wf:"unsupported"`
-	Distinct             *bool                       `json:"distinct" wf:"unsupported"`
-	IncludeColsExtended  []any                       `json:"includeColsExtended" wf:"unsupported"`
-}
-
-// DecodeActivitySearch reads an activitySearch body; an empty body or null
-// is a search without parameters.
-func DecodeActivitySearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.ActivityCriteria, error) {
-	var b activitySearchBody
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := dec.Decode(body, &b, wayfarer.MethodParam); err != nil {
-			return nil, err
-		}
-	}
-	r := &b.ActivitySearchRequest
-	v := &converter{}
-	c := activityFilters(v, r, "")
-	c.ReportFormat, c.ReportName = deref(r.ReportFormat), deref(r.ReportName)
-	if v.err == nil {
-		c.Columns, c.DefaultCols, v.err = wayfarer.NewActivitySearchColumns(r.IncludeCols)
-	}
-	c.StartingRow = v.count("startingRow", r.StartingRow)
-	c.RowCount = v.count("rowCount", r.RowCount)
-	c.TopRows = v.count("topRows", r.TopRows)
-	if v.err != nil {
-		return nil, v.err
-	}
-	return c, nil
-}
-
-// personActivityCriteria converts personActivitySearchParams: its filters
-// only. Paging, columns and a report are the person search's; given here
-// they would be ignored, so they are refused. Without any filter it is no
-// filter, as an empty array is elsewhere.
-func personActivityCriteria(v *converter, r *contract.ActivitySearchRequest) *wayfarer.ActivityCriteria {
-	if r == nil || v.err != nil {
-		return nil
-	}
-	const path = "personActivitySearchParams"
-	for _, m := range []struct {
-		name string
-		set  bool
-	}{
-		{"startingRow", r.StartingRow != nil}, {"rowCount", r.RowCount != nil}, {"topRows", r.TopRows != nil},
-		{"includeCols", len(r.IncludeCols) > 0}, {"reportFormat", deref(r.ReportFormat)}, {"reportName", r.ReportName != nil},
-	} {
-		if name := m.name; m.set {
-			v.check(wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeInvalidValue, wayfarer.MethodParam,
-				"Invalid value: the person search's own %s applies; personActivitySearchParams takes activity filters only. Path '%s.%s'.", name, path, name))
-			return nil
-		}
-	}
-	c := activityFilters(v, r, path+".")
-	if v.err != nil || !c.Filters() {
-		return nil
-	}
-	return c
-}
-
-// activityFilters converts the filters of an activity search, each path
-// prefixed with prefix.
-func activityFilters(v *converter, r *contract.ActivitySearchRequest, prefix string) *wayfarer.ActivityCriteria {
-	c := &wayfarer.ActivityCriteria{Completed: r.Completed}
-	c.RecNo = v.num(prefix+"recNo", r.RecNo)
-	c.AppUserRecNo = v.num(prefix+"appUserRecNo", r.AppUserRecNo)
-	c.Type = v.num(prefix+"type", r.Type)
-	c.PersonRecNo = v.num(prefix+"personRecNo", r.PersonRecNo)
-	c.Subject = v.str(prefix+"subject", r.Subject, 64)
-	c.TargetDate.From = v.date(prefix+"targetDateFrom", r.TargetDateFrom)
-	c.TargetDate.To = v.date(prefix+"targetDateTo", r.TargetDateTo)
-	c.TargetDateTime.From = v.instant(prefix+"targetDateTimeFrom", r.TargetDateTimeFrom, false)
-	c.TargetDateTime.Before = v.instant(prefix+"targetDateTimeTo", r.TargetDateTimeTo, true)
-	c.Created.From = v.instant(prefix+"createDateTimeFrom", r.CreateDateTimeFrom, false)
-	c.Created.Before = v.instant(prefix+"createDateTimeTo", r.CreateDateTimeTo, true)
-	c.Modified.From = v.instant(prefix+"modifiedDateTimeFrom", r.ModifiedDateTimeFrom, false)
-	c.Modified.Before = v.instant(prefix+"modifiedDateTimeTo", r.ModifiedDateTimeTo, true)
-	c.Tags = v.tags(prefix, r.Tags)
-	return c
-}
-
-// tags converts the tags parameter (TagsSearchParams entries).
-func (v *converter) tags(prefix string, entries []*contract.TagsSearchParams) []wayfarer.TagParam {
-	var out []wayfarer.TagParam
-	for i, t := range entries {
-		if t == nil || v.err != nil {
-			continue
-		}
-		path := fmt.Sprintf("%stags[%d]", prefix, i)
-		value := v.str(path+".value", t.Value, 1024)
-		p, err := wayfarer.NewTagParam(path, t.RecNo, t.TagRecNo, t.TagName, value, t.Checked)
-		out = append(out, p)
-		v.check(err)
-	}
-	return out
 }
 
 // ActivitySearchParamNames lists the parameters of POST /activitySearch as
@@ -151,3 +59,101 @@ var ActivitySearchParamNames = func() (names []string) {
 	}
 	return names
 }()
+
+// DecodeActivitySearch reads an activitySearch body (search kit).
+func DecodeActivitySearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.FlatCriteria, error) {
+	var b activitySearchBody
+	if err := DecodeSearchBody(dec, body, &b); err != nil {
+		return nil, err
+	}
+	cat, r, v := wayfarer.ActivitySearchCatalog, &b.ActivitySearchRequest, &converter{}
+	for _, name := range r.IncludeCols {
+		for _, u := range wayfarer.UnservedActivityColumns {
+			if strings.EqualFold(strings.TrimSpace(name), u) {
+				return nil, wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeNotSupported, wayfarer.MethodParam,
+					"includeCols: column %s is not yet supported by Wayfarer", u)
+			}
+		}
+	}
+	c := &wayfarer.FlatCriteria{BaseCriteria: v.base(cat, &r.SearchBase)}
+	v.activityFilters(c, r, "")
+	return v.done(c)
+}
+
+// activityFilters adds the activity search's own filters, each path
+// prefixed with prefix.
+func (v *converter) activityFilters(c *wayfarer.FlatCriteria, r *contract.ActivitySearchRequest, prefix string) {
+	cat := wayfarer.ActivitySearchCatalog
+	c.Add(v.numFilter(prefix+"appUserRecNo", "appUser_recNo", r.AppUserRecNo))
+	c.Add(v.numFilter(prefix+"type", "type", r.Type))
+	c.Add(v.numFilter(prefix+"personRecNo", wayfarer.ActivityFilterPerson, r.PersonRecNo))
+	c.Add(v.strFilter(cat, prefix+"subject", "subject", r.Subject))
+	c.Add(boolFilter(prefix+"completed", wayfarer.ActivityFilterCompleted, r.Completed))
+	c.Add(wayfarer.SearchFilter{Key: "targetDate", Path: prefix + "targetDate", Date: wayfarer.DateRange{
+		From: v.date(prefix+"targetDateFrom", r.TargetDateFrom), To: v.date(prefix+"targetDateTo", r.TargetDateTo)}})
+	c.Add(wayfarer.SearchFilter{Key: "targetDateTime", Path: prefix + "targetDateTime", Time: wayfarer.TimeRange{
+		From:   v.instant(prefix+"targetDateTimeFrom", r.TargetDateTimeFrom, false),
+		Before: v.instant(prefix+"targetDateTimeTo", r.TargetDateTimeTo, true)}})
+	for _, t := range v.tags(prefix, r.Tags) {
+		c.Add(wayfarer.SearchFilter{Key: wayfarer.ActivityFilterTag, Path: t.path, Tag: &t.param})
+	}
+}
+
+// personActivityCriteria converts personActivitySearchParams: the activity
+// filters, recNo and the createDateTime/modifiedDateTime bounds. Paging,
+// columns and a report are the person search's; given here they would be
+// ignored, so they are refused. Without any filter it is no filter, as an
+// empty array is elsewhere.
+func personActivityCriteria(v *converter, r *contract.ActivitySearchRequest) *wayfarer.FlatCriteria {
+	if r == nil || v.err != nil {
+		return nil
+	}
+	const path = "personActivitySearchParams"
+	for _, m := range []struct {
+		name string
+		set  bool
+	}{
+		{"startingRow", r.StartingRow != nil}, {"rowCount", r.RowCount != nil}, {"topRows", r.TopRows != nil},
+		{"distinct", deref(r.Distinct)}, {"includeCols", len(r.IncludeCols) > 0}, {"reportFormat", deref(r.ReportFormat)},
+		{"reportName", r.ReportName != nil}, {"readOnlyIntent", deref(r.ReadOnlyIntent)},
+	} {
+		if m.set {
+			v.check(wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeInvalidValue, wayfarer.MethodParam,
+				"Invalid value: the person search's own %s applies; personActivitySearchParams takes activity filters only. Path '%s.%s'.", m.name, path, m.name))
+			return nil
+		}
+	}
+	const p = path + "."
+	c := &wayfarer.FlatCriteria{}
+	c.RecNo = v.num(p+"recNo", r.RecNo)
+	c.Created.From = v.instant(p+"createDateTimeFrom", r.CreateDateTimeFrom, false)
+	c.Created.Before = v.instant(p+"createDateTimeTo", r.CreateDateTimeTo, true)
+	c.Modified.From = v.instant(p+"modifiedDateTimeFrom", r.ModifiedDateTimeFrom, false)
+	c.Modified.Before = v.instant(p+"modifiedDateTimeTo", r.ModifiedDateTimeTo, true)
+	v.activityFilters(c, r, p)
+	if v.err != nil || len(c.Filters) == 0 && !c.RecNo.Active() && !c.Created.Active() && !c.Modified.Active() {
+		return nil
+	}
+	return c
+}
+
+type tagFilter struct {
+	path  string
+	param wayfarer.TagParam
+}
+
+// tags converts the tags parameter (TagsSearchParams entries).
+func (v *converter) tags(prefix string, entries []*contract.TagsSearchParams) []tagFilter {
+	var out []tagFilter
+	for i, t := range entries {
+		if t == nil || v.err != nil {
+			continue
+		}
+		path := fmt.Sprintf("%stags[%d]", prefix, i)
+		value := v.str(path+".value", t.Value, 1024)
+		p, err := wayfarer.NewTagParam(path, t.RecNo, t.TagRecNo, t.TagName, value, t.Checked)
+		out = append(out, tagFilter{path, p})
+		v.check(err)
+	}
+	return out
+}

@@ -56,23 +56,13 @@ func DecodePersonSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.SearchCr
 func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, error) {
 	v := &converter{}
 	c := &wayfarer.SearchCriteria{
-		SkipLookup: deref(r.SkipLookup), ReadOnlyIntent: deref(r.ReadOnlyIntent), Distinct: deref(r.Distinct),
-		BaseURL: deref(r.BaseURL), ReportFormat: deref(r.ReportFormat), ReportName: deref(r.ReportName),
-		QueryOptimizerFlags: ints(r.QueryOptimizerFlags), Priority: deref(r.Priority),
+		SkipLookup: deref(r.SkipLookup), Priority: deref(r.Priority),
 		UniqueID: deref(r.UniqueID), CommType: ints(r.CommType), CardType: ints(r.CardType), ActiveStatus: ints(r.ActiveStatus),
 		EmailPermitMarketing: r.EmailPermitMarketing, PhonePermitMarketing: r.PhonePermitMarketing,
 		ActionItemCompleted: r.ActionItemCompleted,
 	}
-	c.Columns, c.DefaultCols, v.err = wayfarer.NewSearchColumns(r.IncludeCols)
+	c.BaseCriteria = v.base(wayfarer.PersonSearchCatalog, &r.SearchBase)
 	v.check(wayfarer.CheckSearchLength("UniqueId", c.UniqueID, 64))
-	c.StartingRow = v.count("startingRow", r.StartingRow)
-	c.RowCount = v.count("rowCount", r.RowCount)
-	c.TopRows = v.count("topRows", r.TopRows)
-	c.Created.From = v.instant("createDateTimeFrom", r.CreateDateTimeFrom, false)
-	c.Created.Before = v.instant("createDateTimeTo", r.CreateDateTimeTo, true)
-	c.Modified.From = v.instant("modifiedDateTimeFrom", r.ModifiedDateTimeFrom, false)
-	c.Modified.Before = v.instant("modifiedDateTimeTo", r.ModifiedDateTimeTo, true)
-	c.RecNo = v.num("recNo", r.RecNo)
 	c.FirstName = v.str("firstName", r.FirstName, 64)
 	c.MiddleName = v.str("middleName", r.MiddleName, 64)
 	c.LastName = v.str("lastName", r.LastName, 64)
@@ -103,7 +93,9 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 			c.Marketing, v.err = append(c.Marketing, p), err
 		}
 	}
-	c.Tags = v.tags("", r.Tags)
+	for _, t := range v.tags("", r.Tags) {
+		c.Tags = append(c.Tags, t.param)
+	}
 	c.PersonActivity = personActivityCriteria(v, r.PersonActivitySearchParams)
 	if v.err != nil {
 		return nil, v.err

@@ -230,8 +230,20 @@ func TestDecodePersonActivitySearchParams(t *testing.T) {
 		"targetDateFrom":{"date":"2026-11-23"},"targetDateTo":{"date":"11/29/2026"},"subject":{"value":["call"],"compareCondition":6},
 		"tags":[{"recNo":3}]}}`)
 	a := c.PersonActivity
-	if a == nil || a.Completed == nil || *a.Completed || a.AppUserRecNo.Values[0] != 7 || a.Type.Values[0] != 1 ||
-		a.TargetDate != (wayfarer.DateRange{From: "2026-11-23", To: "2026-11-29"}) || a.Subject.Cond != wayfarer.StrContains || len(a.Tags) != 1 {
+	if a == nil {
+		t.Fatal("no activity filter")
+	}
+	f := func(key string) wayfarer.SearchFilter {
+		t.Helper()
+		got, ok := a.Filter(key)
+		if !ok {
+			t.Fatalf("no filter %s in %+v", key, a.Filters)
+		}
+		return got
+	}
+	if b := f("completed").Bool; b == nil || *b || f("appUser_recNo").Num.Values[0] != 7 || f("type").Num.Values[0] != 1 ||
+		f("targetDate").Date != (wayfarer.DateRange{From: "2026-11-23", To: "2026-11-29"}) || f("subject").Str.Cond != wayfarer.StrContains ||
+		f("tag").Tag == nil || f("tag").Path != "personActivitySearchParams.tags[0]" {
 		t.Fatalf("%+v", a)
 	}
 	// Without a filter it is no filter, as before Wayfarer served it.
