@@ -5,7 +5,6 @@ package sqlstore
 // so both read the same filters the same way.
 
 import (
-
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
@@ -124,4 +123,3 @@ func replaceAlias(sqlText, from, to string) string {
 func aliasChar(c byte) bool {
 	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
-
