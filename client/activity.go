@@ -245,12 +245,8 @@ func (c *Client) SearchActivities(ctx context.Context, q *ActivityQuery) (*Page,
 	if q.err != nil {
 		return nil, q.err
 	}
-	body, err := json.Marshal(q)
+	rows, err := c.searchRows(ctx, "/activitySearch", q)
 	if err != nil {
-		return nil, err
-	}
-	rows := []Row{}
-	if _, err := c.call(ctx, http.MethodPost, "/activitySearch", body, &rows); err != nil {
 		return nil, err
 	}
 	return &Page{Rows: rows, Total: -1}, nil

@@ -427,13 +427,8 @@ func (c *Client) Search(ctx context.Context, q *Query) (*Page, error) {
 	if q.err != nil {
 		return nil, q.err
 	}
-	body, err := json.Marshal(q)
+	rows, err := c.searchRows(ctx, "/personSearch", q)
 	if err != nil {
-		return nil, err
-	}
-	// A search matching nothing is 204 (no body): an empty page.
-	rows := []Row{}
-	if _, err := c.call(ctx, http.MethodPost, "/personSearch", body, &rows); err != nil {
 		return nil, err
 	}
 	p := &Page{Rows: rows, Total: -1}
@@ -484,4 +479,18 @@ func (c *Client) SearchAll(ctx context.Context, q *Query) iter.Seq2[Row, error] 
 			start += size
 		}
 	}
+}
+
+// searchRows posts a search body and reads its rows; a search matching
+// nothing is 204 (no body): no rows.
+func (c *Client) searchRows(ctx context.Context, path string, q json.Marshaler) ([]Row, error) {
+	body, err := json.Marshal(q)
+	if err != nil {
+		return nil, err
+	}
+	rows := []Row{}
+	if _, err := c.call(ctx, http.MethodPost, path, body, &rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
 }
