@@ -90,7 +90,9 @@ func personActivityFilter(d Dialect, c *wayfarer.SearchCriteria) (childFilter, b
 	if a == nil {
 		return childFilter{}, false
 	}
-	conds := activityReach(d, "a", c.ActivityScope)[1:] // the agency: the link's
+	// The activity's agency too (the link's is the filter's): a constant on
+	// a lets SQLite start from the activity indexes.
+	conds := activityReach(d, "a", c.ActivityScope)
 	conds = append(conds, NumCond("a.rec_no", a.RecNo), TimeCond("a.create_date_time", a.Created), TimeCond("a.last_modified_date_time", a.Modified))
 	for _, f := range a.Filters {
 		cond, err := activityTable.filter(d, f)
@@ -100,7 +102,10 @@ func personActivityFilter(d Dialect, c *wayfarer.SearchCriteria) (childFilter, b
 		conds = append(conds, cond)
 	}
 	return childFilter{key: "activity", from: "activity_person_link apl JOIN activity a ON a.agency_id = apl.agency_id AND a.rec_no = apl.activity_id",
-		agency: "apl.agency_id", person: "apl.person_id", conds: nonZero(conds)}, true
+		agency: "apl.agency_id", person: "apl.person_id", conds: nonZero(conds),
+		// Sized up on the activities alone (every condition is on a): at
+		// most one person each, so no more persons than activities pass.
+		sizeFrom: "activity a", sizeAgency: "a.agency_id"}, true
 }
 
 // replaceAlias rewrites the table alias from in an SQL text to to: every
