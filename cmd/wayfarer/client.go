@@ -40,6 +40,7 @@ Tokens and passwords are never printed.`,
 		Commands: []*cli.Command{
 			clientLoginCommand(), clientLogoutCommand(), clientSearchCommand(), clientGetCommand(),
 			clientCreateCommand(), clientEditCommand(), clientVersionCommand(), clientActivitiesCommand(),
+			clientBranchesCommand(), clientProfilesCommand(), clientUsersCommand(),
 		},
 	}
 }

@@ -72,12 +72,24 @@ func TestBranchSearch(t *testing.T) {
 		wantEmpty(t, search(admin, `{"name":{"value":["Nowhere"]}}`))
 		wantEmpty(t, search(admin, `{"startingRow":3}`))
 		wantEmpty(t, search(admin, `{"createDateTimeTo":{"date":"2000-01-01"}}`))
+		// arcBspNo is not kept: always null.
+		wantEmpty(t, search(admin, `{"arcBspNo":{"value":[5]}}`))
+		if rows := rowsOf(t, search(admin, `{"arcBspNo":{"compareCondition":3}}`)); len(rows) != 3 {
+			t.Errorf("arcBspNo Blank: %v", rows)
+		}
 
 		// Scope: OnlyBranch sees its own branch; no branch, none; no
 		// permission, 403.
 		rows = rowsOf(t, search(lookupLogin(t, s, "harbor"), nil))
 		if got := column(rows, "name"); !slices.Equal(got, []string{"Harbor"}) {
 			t.Errorf("OnlyBranch: %v", got)
+		}
+		if got := column(rowsOf(t, search(lookupLogin(t, s, "branchonly"), nil)), "name"); !slices.Equal(got, []string{"Harbor"}) {
+			t.Errorf("OnlyBranch (AllUsers): %v", got)
+		}
+		// OnlySelf does not apply to branches (a branch has no advisor).
+		if got := column(rowsOf(t, search(lookupLogin(t, s, "selfonly"), nil)), "name"); len(got) != 3 {
+			t.Errorf("OnlySelf (AllBranches): %v", got)
 		}
 		wantEmpty(t, search(lookupLogin(t, s, "nobranch"), nil))
 		wantError(t, search(lookupLogin(t, s, "none"), `{"includeCols":["BOGUS"]}`), 403, 600, "Branch select")

@@ -27,10 +27,13 @@ const (
 //	users     admin: every bit (Main)
 //	          harbor: select+read, OnlySelf+OnlyBranch (Harbor, advisor Hana)
 //	          nobranch: select+read+allusers, no branch (OnlyBranch: nothing)
+//	          branchonly: select+read+allusers, OnlyBranch (Harbor)
+//	          selfonly: select+read+allbranches, OnlySelf (Main, advisor Alice)
 //	          none: no look-up permission
+//	person    Ken Abler (Harbor, advisor Hana), linked to client Harbor Corp
 type lookupFixture struct {
 	branch, advisor, client, user map[string]int64
-	other                         map[string]int64 // OTHER's "branch", "advisor", "client", "user"
+	other                         map[string]int64 // OTHER's "branch", "advisor", "client"; "person": LKUP's one person
 }
 
 var lookupAreas = []wayfarer.Area{wayfarer.AreaBranch, wayfarer.AreaAdvisorProfile, wayfarer.AreaClientProfile, wayfarer.AreaAppUser}
@@ -90,20 +93,22 @@ func seedLookups(f *lookupFixture) func(a *app.App) error {
 			return err
 		}
 		users := []struct {
-			name, branch, advisor string
-			perm                  wayfarer.Permission
+			name, branch, advisor, full string
+			perm                        wayfarer.Permission
 		}{
-			{"admin", "Main", "", wayfarer.PermAll},
-			{"harbor", "Harbor", "Hana Harbor", wayfarer.PermSelect | wayfarer.PermRead},
-			{"nobranch", "", "", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllUsers},
-			{"none", "Main", "", 0},
+			{"admin", "Main", "", "Ada Admin", wayfarer.PermAll},
+			{"harbor", "Harbor", "Hana Harbor", "Hana Harbor", wayfarer.PermSelect | wayfarer.PermRead},
+			{"nobranch", "", "", "", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllUsers},
+			{"branchonly", "Harbor", "", "Bea Branch", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllUsers},
+			{"selfonly", "Main", "Alice Advisor", "Sam Self", wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermAllBranches},
+			{"none", "Main", "", "Nora None", 0},
 		}
 		for _, u := range users {
 			var b *int64
 			if id, ok := f.branch[u.branch]; ok {
 				b = &id
 			}
-			id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag, UserName: u.name, Type: wayfarer.UserTypeUser,
+			id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag, UserName: u.name, Name: u.full, Type: wayfarer.UserTypeUser,
 				BranchID: b, Perms: lookupPerms(u.perm), Enabled: true, NonExpiringPassword: true}, lookupPassword)
 			if err != nil {
 				return err
@@ -122,8 +127,18 @@ func seedLookups(f *lookupFixture) func(a *app.App) error {
 		if f.other["advisor"], err = a.DB.CreateProfile(ctx, other.ID, wayfarer.ProfileAdvisor, "Alice Advisor", &ob); err != nil {
 			return err
 		}
-		f.other["client"], err = a.DB.CreateProfile(ctx, other.ID, wayfarer.ProfileClient, "Able Family", &ob)
-		return err
+		if f.other["client"], err = a.DB.CreateProfile(ctx, other.ID, wayfarer.ProfileClient, "Able Family", &ob); err != nil {
+			return err
+		}
+		// A person of Hana's in LKUP, linked to the client profile Harbor
+		// Corp: OnlySelf (Hana) reaches that client through it.
+		var person int64
+		if person, err = insertID(ctx, a, "INSERT INTO person (agency_id, first_name, last_name, advisor_profile_id, branch_id, create_date_time, last_modified_date_time) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			ag, "Ken", "Abler", f.advisor["Hana Harbor"], f.branch["Harbor"], at("2024-01-01T00:00:00Z"), at("2024-01-01T00:00:00Z")); err != nil {
+			return err
+		}
+		f.other["person"] = person
+		return exec("INSERT INTO profile_person (agency_id, profile_id, person_id) VALUES (?, ?, ?)", ag, f.client["Harbor Corp"], person)
 	}
 }
 

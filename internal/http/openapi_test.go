@@ -43,6 +43,10 @@ var serverRoutes = []string{
 	"POST /activity",
 	"POST /activity/refresh",
 	"POST /activitySearch",
+	"POST /branchSearch",
+	"GET /branch/{recNo}",
+	"POST /profileSearch",
+	"POST /appUserSearch",
 	"GET /healthz",
 	"GET /readyz",
 }

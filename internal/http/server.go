@@ -77,6 +77,8 @@ func (s *Server) routes() {
 	rt.add("POST", "/activitySearch", s.authed(wayfarer.MethodActivitySearch, s.flatSearch(wayfarer.ActivitySearchCatalog, wire.DecodeActivitySearch)))
 	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
 	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
+	rt.add("POST", "/profileSearch", s.authed(wayfarer.MethodProfileSearch, s.flatSearch(wayfarer.ProfileSearchCatalog, wire.DecodeProfileSearch)))
+	rt.add("POST", "/appUserSearch", s.authed(wayfarer.MethodAppUserSearch, s.flatSearch(wayfarer.AppUserSearchCatalog, wire.DecodeAppUserSearch)))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }

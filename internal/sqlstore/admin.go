@@ -86,10 +86,12 @@ func (db *DB) ProfileByName(ctx context.Context, agencyID int64, typ int, name s
 // CreateUser inserts an app user with its permissions, in one transaction.
 func (db *DB) CreateUser(ctx context.Context, u wayfarer.NewUser) (id int64, err error) {
 	err = db.Tx(ctx, func(tx *sql.Tx) error {
+		now := ts(time.Now())
 		if err := tx.QueryRowContext(ctx, db.q(`INSERT INTO app_user (agency_id, user_name, user_name_key, type, enabled, password_hash,
-			non_expiring_password, password_last_modified, branch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rec_no`),
+			non_expiring_password, password_last_modified, branch_id, name, email, create_date_time, last_modified_date_time)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rec_no`),
 			u.AgencyID, u.UserName, wayfarer.NormalizeUserName(u.UserName), u.Type, u.Enabled, u.PasswordHash,
-			u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID).Scan(&id); err != nil {
+			u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID, nullString(u.Name), nullString(u.Email), now, now).Scan(&id); err != nil {
 			return err
 		}
 		set := map[wayfarer.Area]wayfarer.Permission{}
@@ -219,4 +221,12 @@ func (db *DB) LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID i
 func (db *DB) UnlinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error {
 	return db.changeUser(ctx, agencyID, userID, true, false,
 		`DELETE FROM app_user_advisor WHERE agency_id = ? AND app_user_id = ? AND profile_id = ?`, agencyID, userID, profileID)
+}
+
+// nullString stores "" as null.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

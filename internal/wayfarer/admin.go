@@ -22,6 +22,8 @@ const MaxUserNameLength = 64
 type NewUser struct {
 	AgencyID            int64
 	UserName            string
+	Name                string // shown in pickers (appUserSearch); "" is none
+	Email               string // "" is none
 	Type                UserType
 	BranchID            *int64
 	Perms               Permissions

@@ -94,7 +94,7 @@ func (v *converter) activityFilters(c *wayfarer.FlatCriteria, r *contract.Activi
 	c.Add(wayfarer.SearchFilter{Key: "targetDateTime", Path: prefix + "targetDateTime", Time: wayfarer.TimeRange{
 		From:   v.instant(prefix+"targetDateTimeFrom", r.TargetDateTimeFrom, false),
 		Before: v.instant(prefix+"targetDateTimeTo", r.TargetDateTimeTo, true)}})
-	for _, t := range v.tags(prefix, r.Tags) {
+	for _, t := range v.tagParams(prefix, r.Tags) {
 		c.Add(wayfarer.SearchFilter{Key: wayfarer.ActivityFilterTag, Path: t.path, Tag: &t.param})
 	}
 }
@@ -142,8 +142,10 @@ type tagFilter struct {
 	param wayfarer.TagParam
 }
 
-// tags converts the tags parameter (TagsSearchParams entries).
-func (v *converter) tags(prefix string, entries []*contract.TagsSearchParams) []tagFilter {
+// tagParams converts the tags parameter (TagsSearchParams entries) as the
+// person search reads it: recNo required (the reference's 404), the value
+// a StringSearchParam of up to 1024 characters.
+func (v *converter) tagParams(prefix string, entries []*contract.TagsSearchParams) []tagFilter {
 	var out []tagFilter
 	for i, t := range entries {
 		if t == nil || v.err != nil {

@@ -98,3 +98,11 @@ func (v *converter) done(c *wayfarer.FlatCriteria) (*wayfarer.FlatCriteria, erro
 	}
 	return c, nil
 }
+
+// The parameters of the look-up searches as the contract spells them, for
+// the OpenAPI document's test.
+var (
+	BranchSearchParamNames  = paramNames[branchSearchBody]()
+	ProfileSearchParamNames = paramNames[profileSearchBody]()
+	AppUserSearchParamNames = paramNames[appUserSearchBody]()
+)

@@ -26,15 +26,18 @@ type personSearchBody struct {
 
 // SearchParamNames lists the parameters of POST /personSearch as the
 // contract spells them.
-var SearchParamNames = func() (names []string) {
-	t := reflect.TypeFor[personSearchBody]()
-	for _, f := range reflect.VisibleFields(t) {
+var SearchParamNames = paramNames[personSearchBody]()
+
+// paramNames lists the members of a search body type (embedded types
+// flattened) as the contract spells them.
+func paramNames[T any]() (names []string) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
 		if name := jsonName(f); name != "" && !f.Anonymous {
 			names = append(names, name)
 		}
 	}
 	return names
-}()
+}
 
 // DecodePersonSearch reads a personSearch body into criteria; an empty
 // body or null is a search without parameters.
@@ -93,7 +96,7 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 			c.Marketing, v.err = append(c.Marketing, p), err
 		}
 	}
-	for _, t := range v.tags("", r.Tags) {
+	for _, t := range v.tagParams("", r.Tags) {
 		c.Tags = append(c.Tags, t.param)
 	}
 	c.PersonActivity = personActivityCriteria(v, r.PersonActivitySearchParams)
