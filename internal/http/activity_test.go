@@ -188,6 +188,20 @@ func TestActivityScope(t *testing.T) {
 		if !done.CompletionDateTime.Valid {
 			t.Fatal("completion not saved")
 		}
+		// OnlySelf alone (AllBranches, no AllUsers, no advisor): its own
+		// activities only, whatever their branch.
+		viewerUser, err := s.App.DB.UserByName(t.Context(), r.agency, "viewer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.App.DB.SetUserPermissions(t.Context(), r.agency, viewerUser.ID, map[wayfarer.Area]wayfarer.Permission{
+			wayfarer.AreaActivity: wayfarer.PermSelect | wayfarer.PermRead | wayfarer.PermInsert | wayfarer.PermAllBranches}); err != nil {
+			t.Fatal(err)
+		}
+		viewers := admin.createActivity(fmt.Sprintf(`{"type":1,"priority":1,"appUser_recNo":%d,"activityPersonLink":{"person_recNo":%d}}`, viewerUser.ID, sue))
+		viewer = clientFor(t, s, "viewer")
+		sameIDs(t, "OnlySelf alone", recNos(viewer.activitySearch(`{}`)), viewers)
+		wantNoContent(t, viewer.do("GET", fmt.Sprintf("/activity/%d", agents), nil))
 		// Another agency's person cannot be linked.
 		otherKen := other.create(`{"lastName":"Elsewhere","activeStatus":1}`)
 		wantResult(t, admin.do("POST", "/activity", fmt.Sprintf(`{"type":1,"priority":1,"activityPersonLink":{"person_recNo":%d}}`, otherKen)), 400, contract.CodeInvalidValue, "activity")
