@@ -78,7 +78,7 @@ func (c *Client) LoadActivity(ctx context.Context, recNo int64) (*Activity, erro
 		return nil, err
 	}
 	if a.noContent() {
-		return nil, fmt.Errorf("wayfarer activity %d: %w", recNo, ErrNotFound)
+		return nil, &recordNotFound{"activity", recNo}
 	}
 	return oneActivity(as)
 }
@@ -245,7 +245,7 @@ func (c *Client) SearchActivities(ctx context.Context, q *ActivityQuery) (*Page,
 	if q.err != nil {
 		return nil, q.err
 	}
-	rows, err := c.searchRows(ctx, "/activitySearch", q)
+	rows, err := c.lookupSearch(ctx, "/activitySearch", q)
 	if err != nil {
 		return nil, err
 	}

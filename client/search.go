@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -427,7 +426,7 @@ func (c *Client) Search(ctx context.Context, q *Query) (*Page, error) {
 	if q.err != nil {
 		return nil, q.err
 	}
-	rows, err := c.searchRows(ctx, "/personSearch", q)
+	rows, err := c.lookupSearch(ctx, "/personSearch", q)
 	if err != nil {
 		return nil, err
 	}
@@ -479,18 +478,4 @@ func (c *Client) SearchAll(ctx context.Context, q *Query) iter.Seq2[Row, error] 
 			start += size
 		}
 	}
-}
-
-// searchRows posts a search body and reads its rows; a search matching
-// nothing is 204 (no body): no rows.
-func (c *Client) searchRows(ctx context.Context, path string, q json.Marshaler) ([]Row, error) {
-	body, err := json.Marshal(q)
-	if err != nil {
-		return nil, err
-	}
-	rows := []Row{}
-	if _, err := c.call(ctx, http.MethodPost, path, body, &rows); err != nil {
-		return nil, err
-	}
-	return rows, nil
 }
