@@ -60,8 +60,8 @@ var Queries = []Query{
 		`{"personActivitySearchParams":{"type":{"value":[1]},"completed":false},"includeCols":["recNo","name"],"rowCount":50}`},
 }
 
-// expandBody fills a query's placeholders ({agent}, {today}, {week}).
-func expandBody(body string, agentID int64, today time.Time) string {
+// ExpandBody fills a query's placeholders ({agent}, {today}, {week}).
+func ExpandBody(body string, agentID int64, today time.Time) string {
 	return strings.NewReplacer("{agent}", strconv.FormatInt(agentID, 10), "{today}", today.Format(time.DateOnly),
 		"{week}", today.AddDate(0, 0, 6).Format(time.DateOnly)).Replace(body)
 }
@@ -225,7 +225,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	for _, q := range cfg.Queries {
-		body := expandBody(q.Body, agent.ID, today)
+		body := ExpandBody(q.Body, agent.ID, today)
 		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", q.Name, err)

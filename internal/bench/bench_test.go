@@ -124,7 +124,7 @@ func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.
 	if err != nil {
 		b.Fatal(err)
 	}
-	body := expandBody(q.Body, agent.ID, time.Now().UTC())
+	body := ExpandBody(q.Body, agent.ID, time.Now().UTC())
 	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
 	if err != nil {
 		b.Fatal(err)

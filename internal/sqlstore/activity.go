@@ -30,26 +30,27 @@ var activityTagColumns = []pcolumn{{"tag_recNo", "tag_id", nil}, {"value", "valu
 // OnlyBranch: its appUser of the caller's branch, or linked to a person of
 // that branch (no branch: none).
 func activityReach(d Dialect, a string, sc wayfarer.Scope) []Expr {
-	linked := "EXISTS (SELECT 1 FROM activity_person_link rl JOIN person rp ON rp.agency_id = rl.agency_id AND rp.rec_no = rl.person_id" +
-		" WHERE rl.agency_id = " + a + ".agency_id AND rl.activity_id = " + a + ".rec_no AND "
+	// Scalar subqueries, one index lookup each per activity (the link is a
+	// singleton, keyed by the activity): as EXISTS under an OR, PostgreSQL
+	// may plan them as hashed subplans over every link of the agency.
+	linked := func(col string) string {
+		return "(SELECT rp." + col + " FROM activity_person_link rl JOIN person rp ON rp.agency_id = rl.agency_id AND rp.rec_no = rl.person_id" +
+			" WHERE rl.agency_id = " + a + ".agency_id AND rl.activity_id = " + a + ".rec_no)"
+	}
 	w := []Expr{
 		E(a+".agency_id = ?", sc.AgencyID),
 		E("("+a+".private = "+d.BoolLit(false)+" OR "+a+".app_user_id = ?)", sc.UserID),
 	}
 	if sc.OnlySelf {
-		mine := E(a+".app_user_id = ?", sc.UserID)
-		if len(sc.AdvisorIDs) > 0 {
-			mine = Or(mine, Wrap(linked, In("rp.advisor_profile_id", sc.AdvisorIDs), ")"))
-		}
-		w = append(w, mine)
+		w = append(w, Or(E(a+".app_user_id = ?", sc.UserID), In(linked("advisor_profile_id"), sc.AdvisorIDs)))
 	}
 	if sc.OnlyBranch {
 		if sc.BranchID == nil {
 			w = append(w, exprFalse)
 		} else {
 			w = append(w, Or(
-				E("EXISTS (SELECT 1 FROM app_user ru WHERE ru.agency_id = "+a+".agency_id AND ru.rec_no = "+a+".app_user_id AND ru.branch_id = ?)", *sc.BranchID),
-				E(linked+"rp.branch_id = ?)", *sc.BranchID)))
+				E("(SELECT ru.branch_id FROM app_user ru WHERE ru.agency_id = "+a+".agency_id AND ru.rec_no = "+a+".app_user_id) = ?", *sc.BranchID),
+				E(linked("branch_id")+" = ?", *sc.BranchID)))
 		}
 	}
 	return w
