@@ -98,3 +98,17 @@ func TestDiffActivityAndStale(t *testing.T) {
 }
 
 func firstErr[T any](_ T, err error) error { return err }
+
+func TestSearchShapeWithPersonActivity(t *testing.T) {
+	open := false
+	c := &SearchCriteria{PersonActivity: &FlatCriteria{Filters: []SearchFilter{
+		{Key: "type", Path: "personActivitySearchParams.type", Num: NumParam{Cond: NumEqual, Values: []int64{1}}},
+		{Key: "subject", Path: "personActivitySearchParams.subject", Str: StringParam{Cond: StrContains, Values: []string{"4111111111111111"}}},
+		{Key: ActivityFilterCompleted, Path: "personActivitySearchParams.completed", Bool: &open},
+	}}}
+	got := c.Shape()
+	want := "personActivitySearchParams(personActivitySearchParams.type:Equal/1 personActivitySearchParams.subject:Contains/1 personActivitySearchParams.completed) columns:0"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
