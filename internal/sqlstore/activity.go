@@ -82,8 +82,8 @@ func (db *DB) loadActivity(ctx context.Context, q personQuerier, sc wayfarer.Sco
 	err := q.QueryRowContext(ctx, db.q(`
 		SELECT a.rec_no, a.app_user_id, u.user_name, a.type, a.sub_type, a.priority, a.target_date_time, a.target_date,
 			a.duration, a.completion_date_time, a.alert_date_time, a.alert_offset, a.subject, a.remarks, a.private,
-			l.person_id, `+personNameSQL(db.Dialect, "p")+`, `+primaryCommOf(db.Dialect, "p", "value", wayfarer.CommPhone)+`,
-			`+primaryCommOf(db.Dialect, "p", "value", wayfarer.CommEmail)+`
+			l.person_id, `+personNameExpr+`, `+primaryCommSQL(db.Dialect, "value", wayfarer.CommPhone)+`,
+			`+primaryCommSQL(db.Dialect, "value", wayfarer.CommEmail)+`
 		FROM activity a
 		LEFT JOIN app_user u ON u.agency_id = a.agency_id AND u.rec_no = a.app_user_id
 		LEFT JOIN activity_person_link l ON l.agency_id = a.agency_id AND l.activity_id = a.rec_no
@@ -265,15 +265,4 @@ func (db *DB) checkActivityRefs(ctx context.Context, tx *sql.Tx, agencyID int64,
 		}
 	}
 	return nil
-}
-
-// personNameSQL is the person search's name column ("Last/First Middle")
-// for the person of alias.
-func personNameSQL(d Dialect, alias string) string {
-	return replaceAlias(searchColumnSQL(d, "name"), "p", alias)
-}
-
-// primaryCommOf is primaryCommSQL for the person of alias.
-func primaryCommOf(d Dialect, alias, field string, typ int) string {
-	return replaceAlias(primaryCommSQL(d, field, typ), "p", alias)
 }
