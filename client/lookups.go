@@ -7,7 +7,7 @@ import (
 	"net/http"
 )
 
-// lookupSearch runs one of the look-up searches (POST path with req as
+// lookupSearch runs a search (the look-ups, persons, activities: POST path with req as
 // its body) and returns its rows; nothing found (204) is no rows. Rows
 // hold only the asked columns (the search's defaults without includeCols):
 // read them with Row's accessors, naming columns as Column("name").

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -427,13 +426,8 @@ func (c *Client) Search(ctx context.Context, q *Query) (*Page, error) {
 	if q.err != nil {
 		return nil, q.err
 	}
-	body, err := json.Marshal(q)
+	rows, err := c.lookupSearch(ctx, "/personSearch", q)
 	if err != nil {
-		return nil, err
-	}
-	// A search matching nothing is 204 (no body): an empty page.
-	rows := []Row{}
-	if _, err := c.call(ctx, http.MethodPost, "/personSearch", body, &rows); err != nil {
 		return nil, err
 	}
 	p := &Page{Rows: rows, Total: -1}

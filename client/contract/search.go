@@ -88,9 +88,7 @@ type SearchBase struct {
 	QueryOptimizerFlags  []int32                 `json:"queryOptimizerFlags,omitempty"`
 }
 
-// PersonSearchRequest is the body of POST /personSearch. The server also
-// knows personActivitySearchParams, which it refuses (408) until it serves
-// it.
+// PersonSearchRequest is the body of POST /personSearch.
 type PersonSearchRequest struct {
 	SearchBase
 	IncludeColsExtended []*ExtendedColumn   `json:"includeColsExtended,omitempty"`
@@ -126,6 +124,10 @@ type PersonSearchRequest struct {
 	ActionItemDateFrom               *DateSearchParam        `json:"actionItemDateFrom,omitempty"`
 	ActionItemDateTo                 *DateSearchParam        `json:"actionItemDateTo,omitempty"`
 	ActionItemAssignedToAppUserRecNo *NumSearchParam         `json:"actionItemAssignedToAppUserRecNo,omitempty"`
+
+	// PersonActivitySearchParams: persons having an activity that passes
+	// these filters (its paging, columns and report members do not apply).
+	PersonActivitySearchParams *ActivitySearchRequest `json:"personActivitySearchParams,omitempty"`
 }
 
 // NewStringSearchParam builds a StringSearchParam from plain values.

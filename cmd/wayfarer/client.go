@@ -20,11 +20,12 @@ import (
 func clientCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "client",
-		Usage: "use a Wayfarer server from the command line (login, search, get, create, edit, logout)",
+		Usage: "use a Wayfarer server from the command line (login, search, get, create, edit, activities, logout)",
 		Description: `Examples:
   wayfarer client login --url http://127.0.0.1:8080 --alias DEMO --user admin
   wayfarer client search --last-name Abl --cols recNo,name,primaryEmail
   wayfarer client search --email example.com --match contains --json
+  wayfarer client activities --type task --open --due-from 2026-11-23 --due-to 2026-11-29
   wayfarer client get 42
   wayfarer client search --last-name Abl --tag-value 1 --marketing-flag 2
   wayfarer client tags 1 2
@@ -41,7 +42,7 @@ Tokens and passwords are never printed.`,
 		},
 		Commands: []*cli.Command{
 			clientLoginCommand(), clientLogoutCommand(), clientSearchCommand(), clientGetCommand(),
-			clientCreateCommand(), clientEditCommand(), clientVersionCommand(),
+			clientCreateCommand(), clientEditCommand(), clientVersionCommand(), clientActivitiesCommand(),
 			clientBranchesCommand(), clientProfilesCommand(), clientUsersCommand(),
 			clientTagsCommand(), clientAffiliationCommand(),
 		},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -153,6 +154,20 @@ func TestClientCLI(t *testing.T) {
 	}
 	if r := runClientCLI(t, "", "search", "--cols", "bogus"); r.fail == nil {
 		t.Fatal("unknown column accepted")
+	}
+
+	// activities
+	act := s.Do(t, "POST", "/activity", fmt.Sprintf(`{"type":1,"priority":2,"subject":"Final Payment Due","targetDate":"2026-11-24","activityPersonLink":{"person_recNo":%d}}`, recNo),
+		testserver.Bearer(sess.Token)...)
+	if act.Status != 200 {
+		t.Fatalf("activity: %d %s", act.Status, act.Body)
+	}
+	r = runClientCLI(t, "", "activities", "--type", "task", "--open", "--due-from", "2026-11-23", "--due-to", "2026-11-29").must(t)
+	if !strings.Contains(r.out, "Final Payment Due") || !strings.Contains(r.out, "Quarrel/Ken") || !strings.Contains(r.out, "2026-11-24") {
+		t.Fatalf("activities:\n%s%s", r.out, r.err)
+	}
+	if r := runClientCLI(t, "", "activities", "--type", "chore"); r.fail == nil || !strings.Contains(r.fail.Error(), "chore") {
+		t.Fatalf("unknown type: %v", r.fail)
 	}
 
 	// get

@@ -231,6 +231,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv.DB = db
 	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring), Clock: clock, Log: log, Attachments: cfg.Attachments.WithDefaults()}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
+	srv.Activities = &wayfarer.ActivityService{Store: db, Clock: clock}
 	srv.Flat = &wayfarer.FlatSearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
 	srv.Branches = &wayfarer.BranchService{Search: srv.Flat}
 	srv.Tags = &wayfarer.TagService{Store: db, Clock: clock}

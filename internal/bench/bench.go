@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,20 @@ var Queries = []Query{
 		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+	// Issue 14: "my open tasks due this week: which travelers". {agent} is
+	// the agent's recNo, {today} and {week} the day of the run and six days
+	// on (demo activities are dated from the day the persons were loaded).
+	{"e: personActivitySearchParams, agent's open tasks this week", "agent",
+		`{"personActivitySearchParams":{"appUserRecNo":{"value":[{agent}]},"type":{"value":[1]},"completed":false,` +
+			`"targetDateFrom":{"date":"{today}"},"targetDateTo":{"date":"{week}"}},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"f: personActivitySearchParams, any open task", "admin",
+		`{"personActivitySearchParams":{"type":{"value":[1]},"completed":false},"includeCols":["recNo","name"],"rowCount":50}`},
+}
+
+// ExpandBody fills a query's placeholders ({agent}, {today}, {week}).
+func ExpandBody(body string, agentID int64, today time.Time) string {
+	return strings.NewReplacer("{agent}", strconv.FormatInt(agentID, 10), "{today}", today.Format(time.DateOnly),
+		"{week}", today.AddDate(0, 0, 6).Format(time.DateOnly)).Replace(body)
 }
 
 // Select picks the Queries whose names start with one of the
@@ -175,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}, Timeout: 5 * time.Minute}
 
 	tokens := map[string]string{}
-	scopes := map[string]wayfarer.Scope{}
+	scopes, activityScopes := map[string]wayfarer.Scope{}, map[string]wayfarer.Scope{}
 	for _, q := range cfg.Queries {
 		if _, ok := tokens[q.User]; ok {
 			continue
@@ -189,7 +204,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		tokens[q.User], scopes[q.User] = tok, sess.Scope(wayfarer.AreaPerson)
+		activityScopes[q.User] = sess.ActivityReach()
 	}
+	agent, err := a.DB.UserByName(ctx, ag.ID, "agent")
+	if err != nil {
+		return nil, err
+	}
+	today := time.Now().UTC()
 
 	// The transport floor: a request that does no work (GET /version: no
 	// token, no database) through the same client and server.
@@ -204,10 +225,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	for _, q := range cfg.Queries {
-		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
+		body := ExpandBody(q.Body, agent.ID, today)
+		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", q.Name, err)
 		}
+		crit.ActivityScope = activityScopes[q.User] // the service's part
 		direct := func(ctx context.Context) (int, error) {
 			res, err := a.DB.SearchPersons(ctx, scopes[q.User], crit)
 			if err != nil {
@@ -216,7 +239,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return len(res.Rows), nil
 		}
 		overHTTP := func(ctx context.Context) (int, error) {
-			return post(ctx, client, base, tokens[q.User], q.Body)
+			return post(ctx, client, base, tokens[q.User], body)
 		}
 		for _, c := range cfg.Concurrency {
 			for _, m := range []struct {

@@ -111,18 +111,26 @@ func benchServer(b *testing.B) (*testserver.Server, *http.Client) {
 	return s, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 }
 
-// benchQuery logs q's user in and decodes q: its token, session and criteria.
-func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.Session, *wayfarer.SearchCriteria) {
+// benchQuery logs q's user in and decodes q: its token, session, criteria
+// (with the activity reach the service would set) and expanded body.
+func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.Session, *wayfarer.SearchCriteria, string) {
+	ctx := context.Background()
 	tok := s.LoginDemo(b, q.User)
-	sess, _, err := s.App.Login.Authenticate(context.Background(), tok)
+	sess, _, err := s.App.Login.Authenticate(ctx, tok)
 	if err != nil {
 		b.Fatal(err)
 	}
-	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
+	agent, err := s.App.DB.UserByName(ctx, sess.AgencyID, "agent")
 	if err != nil {
 		b.Fatal(err)
 	}
-	return tok, sess, crit
+	body := ExpandBody(q.Body, agent.ID, time.Now().UTC())
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	crit.ActivityScope = sess.ActivityReach()
+	return tok, sess, crit, body
 }
 
 // go test -bench: the queries of Queries on a smaller data set (20,000
@@ -133,7 +141,7 @@ func BenchmarkSearch(b *testing.B) {
 	s, client := benchServer(b)
 	ctx := context.Background()
 	for _, q := range Queries {
-		tok, sess, crit := benchQuery(b, s, q)
+		tok, sess, crit, body := benchQuery(b, s, q)
 		b.Run(q.Name+"/direct", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit); err != nil {
@@ -143,7 +151,7 @@ func BenchmarkSearch(b *testing.B) {
 		})
 		b.Run(q.Name+"/http", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := post(ctx, client, s.URL, tok, q.Body); err != nil {
+				if _, err := post(ctx, client, s.URL, tok, body); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -161,7 +169,7 @@ func BenchmarkSearchParts(b *testing.B) {
 	s, client := benchServer(b)
 	ctx := context.Background()
 	q := Queries[0]
-	tok, sess, crit := benchQuery(b, s, q)
+	tok, sess, crit, _ := benchQuery(b, s, q)
 	res, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit)
 	if err != nil {
 		b.Fatal(err)

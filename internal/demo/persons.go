@@ -39,13 +39,16 @@ type PersonRefs struct {
 	Users             []int64 // action item assignees
 	AgencyID          int64
 	Sealer            wayfarer.CardSealer
+	// Today anchors activity dates (open tasks due this week): the day
+	// the refs were loaded, UTC.
+	Today wayfarer.Date
 }
 
 // LoadPersonRefs finds (creating tags, marketing elements and affiliations
 // where missing) what demo persons of the agency refer to. The branches,
 // advisors, client profiles and users come from Seed.
 func LoadPersonRefs(ctx context.Context, db *sqlstore.DB, agencyID int64, sealer wayfarer.CardSealer) (*PersonRefs, error) {
-	r := &PersonRefs{AgencyID: agencyID, Sealer: sealer}
+	r := &PersonRefs{AgencyID: agencyID, Sealer: sealer, Today: wayfarer.DateOf(time.Now().UTC())}
 	var err error
 	if r.Main, err = db.BranchByName(ctx, agencyID, "Main"); err != nil {
 		return nil, fmt.Errorf("branch Main: %w", err)
@@ -312,6 +315,7 @@ func GeneratePerson(seed uint64, i int, refs *PersonRefs) (sqlstore.BulkPerson, 
 		}
 		p.Marketing = append(p.Marketing, m)
 	}
+	p.Activities = demoActivities(seed, i, refs)
 	return p, nil
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
@@ -200,4 +202,39 @@ func TestLoadPersonsTopsUp(t *testing.T) {
 			t.Fatalf("create after bulk load: %d %s", r.Status, r.Body)
 		}
 	})
+}
+
+// The README's example: the agent's open tasks due this week have persons.
+func TestDemoActivities(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		ctx := context.Background()
+		if _, err := demo.SeedPersons(ctx, s.App.DB, s.App.Server.Persons.Sealer); err != nil {
+			t.Fatal(err)
+		}
+		tok := testserver.Bearer(s.LoginDemo(t, "agent"))
+		agent, err := s.App.DB.UserByName(ctx, mustAgency(t, s), "agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		today := time.Now().UTC()
+		body := fmt.Sprintf(`{"includeCols":["recNo","name"],"personActivitySearchParams":{"appUserRecNo":{"value":[%d]},"type":{"value":[1]},"completed":false,`+
+			`"targetDateFrom":{"date":"%s"},"targetDateTo":{"date":"%s"}}}`, agent.ID, today.AddDate(0, 0, -1).Format(time.DateOnly), today.AddDate(0, 0, 7).Format(time.DateOnly))
+		r := s.Do(t, "POST", "/personSearch", body, tok...)
+		if r.Status != 200 || !strings.Contains(string(r.Body), "Abler/Ken") {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		r = s.Do(t, "POST", "/activitySearch", `{"type":{"value":[2]},"includeCols":["recNo","summaryCount"],"rowCount":1}`, testserver.Bearer(s.LoginDemo(t, "admin"))...)
+		if r.Status != 200 {
+			t.Fatalf("appointments: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+func mustAgency(t *testing.T, s *testserver.Server) int64 {
+	t.Helper()
+	ag, err := s.App.DB.AgencyByAlias(context.Background(), demo.Alias)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ag.ID
 }

@@ -90,8 +90,8 @@ func TestUnknownFieldsAreRefused(t *testing.T) {
 			"user: unknown field; did you mean userName?")
 
 		// names the reference knows are not unknown: refused as not yet served
-		wantDescription(t, search(`{"personActivitySearchParams":{"subject":{"value":["x"]}}}`), contract.CodeNotSupported, "Param",
-			"personActivitySearchParams: not yet supported by Wayfarer")
+		wantDescription(t, search(`{"personActivitySearchParams":{"tripRecNo":{"value":[1]}}}`), contract.CodeNotSupported, "Param",
+			"personActivitySearchParams.tripRecNo: not yet supported by Wayfarer")
 	})
 }
 

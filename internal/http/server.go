@@ -35,9 +35,10 @@ type Config struct {
 
 // Server serves the Wayfarer interface.
 type Server struct {
-	personHandlers // person.go: the person services
-	searchHandlers // search.go: the search services
-	lookupHandlers // tag.go: tag definitions and affiliations
+	personHandlers   // person.go: the person services
+	searchHandlers   // search.go: the search services
+	lookupHandlers   // tag.go: tag definitions and affiliations
+	activityHandlers // activity.go: the activity service
 
 	Login *wayfarer.LoginService
 	// OperatorAdmin serves the admin domain's routes; Operators records
@@ -75,6 +76,10 @@ func (s *Server) routes() {
 	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
 	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("GET", "/activity/{recNo}", s.authed(wayfarer.MethodActivity, s.handleLoadActivity))
+	rt.add("POST", "/activity", s.authed(wayfarer.MethodActivity, s.handleSaveActivity))
+	rt.add("POST", "/activity/refresh", s.authed(wayfarer.MethodActivity, s.handleSaveActivityRefresh))
+	rt.add("POST", "/activitySearch", s.authed(wayfarer.MethodActivitySearch, s.flatSearch(wayfarer.ActivitySearchCatalog, wire.DecodeActivitySearch)))
 	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
 	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
 	rt.add("POST", "/profileSearch", s.authed(wayfarer.MethodProfileSearch, s.flatSearch(wayfarer.ProfileSearchCatalog, wire.DecodeProfileSearch)))

@@ -107,10 +107,15 @@ func TestExplainBenchQueries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
+		agent, err := a.DB.UserByName(ctx, sess.AgencyID, "agent")
 		if err != nil {
 			t.Fatal(err)
 		}
+		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(bench.ExpandBody(q.Body, agent.ID, time.Now().UTC())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		crit.ActivityScope = sess.ActivityReach() // the service's part
 		tr.mu.Lock()
 		tr.sent = nil
 		tr.mu.Unlock()

@@ -26,6 +26,19 @@ type BulkPerson struct {
 	ActionItems []BulkActionItem
 	Profiles    []int64 // client profiles the person is associated with
 	Marketing   []BulkMarketing
+	Activities  []BulkActivity // activities about the person (activityPersonLink)
+}
+
+// BulkActivity is an activity linked to the person it is written with.
+type BulkActivity struct {
+	RecNo                      int64
+	Type, Priority             int64
+	AppUserID                  *int64
+	Subject, Remarks           *string
+	TargetDate                 *string // "2006-01-02"
+	TargetDateTime, Completion *time.Time
+	Private                    bool
+	Created                    time.Time
 }
 
 // BulkComm is a communication of a person.
@@ -117,7 +130,7 @@ func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[stri
 }
 
 // bulkTables are the tables whose rec_no the loader assigns itself.
-var bulkTables = []string{"person", "communication", "card", "person_tag", "person_action_item"}
+var bulkTables = []string{"person", "communication", "card", "person_tag", "person_action_item", "activity"}
 
 // nextIDs reads the next free rec_no of each table the loader fills.
 func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
@@ -218,8 +231,11 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*
 		"trigger_fixed_date", "action_date", "app_user_id", "completed"}}
 	bprof := &batch{table: "profile_person", cols: []string{"agency_id", "profile_id", "person_id"}}
 	bmkt := &batch{table: "person_marketing", cols: []string{"agency_id", "person_id", "marketing_element_id", "affiliation_id"}}
+	bact := &batch{table: "activity", cols: []string{"rec_no", "agency_id", "app_user_id", "type", "priority", "subject", "remarks",
+		"target_date", "target_date_time", "completion_date_time", "private", "create_date_time", "last_modified_date_time"}}
+	bapl := &batch{table: "activity_person_link", cols: []string{"agency_id", "activity_id", "person_id"}}
 	// Parents before children, for the foreign keys.
-	batches := []*batch{bp, bc, bcard, blink, btag, bai, bprof, bmkt}
+	batches := []*batch{bp, bc, bcard, blink, btag, bai, bprof, bmkt, bact, bapl}
 	flush := func() error {
 		for _, b := range batches {
 			if err := b.flush(ctx, tx, d, stmts); err != nil {
@@ -252,17 +268,20 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*
 		for j := range p.ActionItems {
 			a := &p.ActionItems[j]
 			a.RecNo = next("person_action_item")
-			var done any
-			if a.Completed != nil {
-				done = ts(*a.Completed)
-			}
-			bai.add(a.RecNo, agencyID, p.RecNo, a.Description, a.TriggerIndex, a.TriggerFixedDate, a.Date, a.AppUserID, done)
+			bai.add(a.RecNo, agencyID, p.RecNo, a.Description, a.TriggerIndex, a.TriggerFixedDate, a.Date, a.AppUserID, optTime(a.Completed))
 		}
 		for _, pr := range p.Profiles {
 			bprof.add(agencyID, pr, p.RecNo)
 		}
 		for _, m := range p.Marketing {
 			bmkt.add(agencyID, p.RecNo, m.ElementID, m.AffiliationID)
+		}
+		for j := range p.Activities {
+			a := &p.Activities[j]
+			a.RecNo = next("activity")
+			bact.add(a.RecNo, agencyID, a.AppUserID, a.Type, a.Priority, a.Subject, a.Remarks, a.TargetDate,
+				optTime(a.TargetDateTime), optTime(a.Completion), a.Private, ts(a.Created), ts(a.Created))
+			bapl.add(agencyID, a.RecNo, p.RecNo)
 		}
 		if len(bp.rows) >= 2000 {
 			if err := flush(); err != nil {
@@ -271,4 +290,12 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*
 		}
 	}
 	return flush()
+}
+
+// optTime is a nullable timestamp argument.
+func optTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return ts(*t)
 }

@@ -115,6 +115,9 @@ func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []ch
 		fs = append(fs, childFilter{key: a, from: from, agency: a + ".agency_id", person: a + ".person_id",
 			conds: es, negated: !tg.Checked, subplan: d.subplansAfter > 0 && len(c.Marketing)+i >= d.subplansAfter})
 	}
+	if f, ok := personActivityFilter(d, c); ok {
+		fs = append(fs, f)
+	}
 	return fs
 }
 

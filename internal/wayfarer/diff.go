@@ -146,14 +146,24 @@ type childKind struct {
 	array  string // "personCardLink"
 	linkID string // "card_recNo"
 	row    string // "card"; "" when the element is the row itself
+	// owner and ownerID name the record holding the rows ("activity",
+	// "activity_recNo"); empty: the person's.
+	owner, ownerID string
+}
+
+func (k childKind) ownerNames() (noun, id string) {
+	if k.owner == "" {
+		return "person", "person_recNo"
+	}
+	return k.owner, k.ownerID
 }
 
 var (
-	commKind   = childKind{"personCommunicationLink", "communication_recNo", "communication"}
-	cardKind   = childKind{"personCardLink", "card_recNo", "card"}
-	attachKind = childKind{"personAttachmentLink", "attachment_recNo", "attachment"}
-	tagKind    = childKind{"personTag", "recNo", ""}
-	actionKind = childKind{"personActionItemLink", "actionItem_recNo", "personActionItem"}
+	commKind   = childKind{array: "personCommunicationLink", linkID: "communication_recNo", row: "communication"}
+	cardKind   = childKind{array: "personCardLink", linkID: "card_recNo", row: "card"}
+	attachKind = childKind{array: "personAttachmentLink", linkID: "attachment_recNo", row: "attachment"}
+	tagKind    = childKind{array: "personTag", linkID: "recNo", row: ""}
+	actionKind = childKind{array: "personActionItemLink", linkID: "actionItem_recNo", row: "personActionItem"}
 )
 
 // childRef is one element of a child array, reduced to what matching needs.
@@ -236,7 +246,8 @@ func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news
 			return nil, mismatch("%s.%s (%d) and %s.recNo (%d) differ", p, k.linkID, o.linkID.Value, o.rowPath(k), o.rowID.Value)
 		}
 		if o.personRecNo.Valid && o.personRecNo.Value != personRecNo {
-			return nil, mismatch("%s.person_recNo (%d) is not this person (%d)", p, o.personRecNo.Value, personRecNo)
+			noun, id := k.ownerNames()
+			return nil, mismatch("%s.%s (%d) is not this %s (%d)", p, id, o.personRecNo.Value, noun, personRecNo)
 		}
 		if _, dup := oldByID[o.linkID.Value]; dup {
 			return nil, mismatch("%s.%s %d appears twice", p, k.linkID, o.linkID.Value)
@@ -249,10 +260,12 @@ func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news
 	for _, n := range news {
 		if n.personRecNo.Valid {
 			if create {
-				return nil, mismatch("%s.person_recNo must be null for a new person", n.path)
+				noun, id := k.ownerNames()
+				return nil, mismatch("%s.%s must be null for a new %s", n.path, id, noun)
 			}
 			if n.personRecNo.Value != personRecNo {
-				return nil, mismatch("%s.person_recNo (%d) is not this person (%d)", n.path, n.personRecNo.Value, personRecNo)
+				noun, id := k.ownerNames()
+				return nil, mismatch("%s.%s (%d) is not this %s (%d)", n.path, id, n.personRecNo.Value, noun, personRecNo)
 			}
 		}
 		if !n.linkID.Valid && (n.row == nil || !n.rowID.Valid) {
@@ -263,7 +276,8 @@ func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news
 			continue
 		}
 		if create {
-			return nil, mismatch("%s: a new person cannot reference an existing %s; %s and its recNo must be null", n.path, rowNoun(k), k.linkID)
+			noun, _ := k.ownerNames()
+			return nil, mismatch("%s: a new %s cannot reference an existing %s; %s and its recNo must be null", n.path, noun, rowNoun(k), k.linkID)
 		}
 		if !n.linkID.Valid || (k.row != "" && n.row != nil && (!n.rowID.Valid || n.rowID.Value != n.linkID.Value)) {
 			return nil, mismatch("%s.%s (%s) and %s.recNo (%s) must both identify the same %s",
@@ -275,7 +289,8 @@ func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news
 		}
 		o, ok := oldByID[id]
 		if !ok {
-			return nil, mismatch("%s.%s %d is not a %s of this person in oldData", n.path, k.linkID, id, rowNoun(k))
+			noun, _ := k.ownerNames()
+			return nil, mismatch("%s.%s %d is not a %s of this %s in oldData", n.path, k.linkID, id, rowNoun(k), noun)
 		}
 		seen[id] = true
 		if n.row == nil {
@@ -303,7 +318,7 @@ func rowNoun(k childKind) string {
 		return "card"
 	case attachKind.array:
 		return "attachment"
-	case tagKind.array:
+	case tagKind.array, activityTagKind.array:
 		return "tag"
 	}
 	return "action item"

@@ -62,29 +62,8 @@ func records(p *Person) []record {
 // CheckStale and the store.
 func ValidatePerson(p *Person, create bool) error {
 	recs := records(p)
-	// Card numbers in text first: it is the rule whose breach matters most.
-	for _, r := range recs {
-		for _, f := range stringFields(r.value, r.path) {
-			if f.info.ro || f.info.number || f.info.input {
-				continue
-			}
-			if containsCardNumberIn(r.value, f) {
-				return cardRuleError("card numbers must not be written into text fields (field %s)", f.path)
-			}
-		}
-	}
-	for _, r := range recs {
-		for _, f := range stringFields(r.value, r.path) {
-			if f.info.ro || f.info.input {
-				continue
-			}
-			if err := validText(f); err != nil {
-				return err
-			}
-			if f.info.max > 0 && utf8.RuneCountInString(f.value) > f.info.max {
-				return invalidValue("%s is longer than %d", f.path, f.info.max)
-			}
-		}
+	if err := validateTexts(recs); err != nil {
+		return err
 	}
 	for _, r := range recs {
 		var err error
@@ -127,6 +106,37 @@ func ValidatePerson(p *Person, create bool) error {
 	for i, l := range p.PersonActionItemLink {
 		if l.PersonActionItem == nil && !l.ActionItemRecNo.Valid {
 			return invalidValue("%s.personActionItem is required for a new action item", indexPath("personActionItemLink", i))
+		}
+	}
+	return nil
+}
+
+// validateTexts applies the text rules to every string field of the
+// records: no card number in text (the rule whose breach matters most,
+// checked first), valid text, and the sizes of the max tags.
+func validateTexts(recs []record) error {
+	// Card numbers in text first: it is the rule whose breach matters most.
+	for _, r := range recs {
+		for _, f := range stringFields(r.value, r.path) {
+			if f.info.ro || f.info.number || f.info.input {
+				continue
+			}
+			if containsCardNumberIn(r.value, f) {
+				return cardRuleError("card numbers must not be written into text fields (field %s)", f.path)
+			}
+		}
+	}
+	for _, r := range recs {
+		for _, f := range stringFields(r.value, r.path) {
+			if f.info.ro || f.info.input {
+				continue
+			}
+			if err := validText(f); err != nil {
+				return err
+			}
+			if f.info.max > 0 && utf8.RuneCountInString(f.value) > f.info.max {
+				return invalidValue("%s is longer than %d", f.path, f.info.max)
+			}
 		}
 	}
 	return nil

@@ -153,6 +153,17 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 	if err := CheckSearchLimits(c); err != nil {
 		return nil, err
 	}
+	if c.PersonActivity != nil {
+		// The filter tells which persons have which activities: it takes
+		// the right to search activities, within the caller's reach there.
+		if err := sess.Require(AreaActivity, PermSelect, MethodPersonSearch); err != nil {
+			return nil, err
+		}
+		if err := CheckFlatLimits(c.PersonActivity); err != nil {
+			return nil, err
+		}
+		c.ActivityScope = sess.ActivityReach()
+	}
 	res, err := boundedSearch(&c.BaseCriteria, s.MaxRows, func() (*SearchResult, error) {
 		return s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
 	})

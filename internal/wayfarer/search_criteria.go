@@ -374,6 +374,14 @@ type SearchCriteria struct {
 	ProfileRecNo NumParam
 	Marketing    []MarketingParam
 	Tags         []TagParam
+
+	// PersonActivity (personActivitySearchParams): persons with at least
+	// one activity in the caller's reach among activities (ActivityScope,
+	// set by the service) that passes every activity filter; nil: none.
+	// Only its filters, recNo and createDateTime/modifiedDateTime bounds
+	// apply (FlatCriteria of ActivitySearchCatalog).
+	PersonActivity *FlatCriteria
+	ActivityScope  Scope
 }
 
 // ShowsGroup reports whether any column of the group is requested, so the

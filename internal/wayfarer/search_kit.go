@@ -136,13 +136,15 @@ type SearchFilter struct {
 	Bool *bool
 	Time TimeRange // a DateTimeUTCSearchParam range (…DateTimeFrom/To)
 	Date DateRange // a DateSearchParam range (…DateFrom/To)
+	// Tag is one TagsSearchParams entry (the inherited tags parameter).
+	Tag *TagParam
 	// Size is the longest text value, in characters (0: no bound).
 	Size int
 }
 
 // Active reports whether the filter tests anything.
 func (f SearchFilter) Active() bool {
-	return f.Str.Active() || f.Num.Active() || len(f.In) > 0 || f.Bool != nil || f.Time.Active() || f.Date.Active()
+	return f.Str.Active() || f.Num.Active() || len(f.In) > 0 || f.Bool != nil || f.Time.Active() || f.Date.Active() || f.Tag != nil
 }
 
 // FlatCriteria is a decoded flat search: the inherited parameters and the
@@ -258,7 +260,23 @@ func boundedSearch(c *BaseCriteria, maxRows int64, run func() (*SearchResult, er
 // (search_limits.go) with a 407 naming the parameter and the limit.
 func CheckFlatLimits(c *FlatCriteria) error {
 	var fs []filterValues
+	tags, tagPath := 0, ""
 	for _, f := range c.Filters {
+		if f.Tag != nil {
+			tags, tagPath = tags+1, tagsPath(f.Path)
+		}
+	}
+	if tags > MaxSearchFilterEntries {
+		return searchValueError(tagPath, "%d tag filters are more than the %d one search takes; narrow the search or split it into several",
+			tags, MaxSearchFilterEntries)
+	}
+	for _, f := range c.Filters {
+		if f.Tag != nil {
+			if n := len(f.Tag.Value.Values); n > 0 {
+				fs = append(fs, filterValues{path: f.Path + ".value.value", param: f.Path, n: n, texts: f.Tag.Value.Values, size: 1024})
+			}
+			continue
+		}
 		switch {
 		case len(f.Str.Values) > 0:
 			fs = append(fs, filterValues{path: f.Path + ".value", param: f.Path, n: len(f.Str.Values), texts: f.Str.Values, size: f.Size})
@@ -312,4 +330,12 @@ func (c *FlatCriteria) Shape() string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// tagsPath is the tags parameter of a tag filter's path ("tags[3]" → "tags").
+func tagsPath(path string) string {
+	if i := strings.LastIndex(path, "["); i > 0 {
+		return path[:i]
+	}
+	return path
 }

@@ -68,6 +68,11 @@ func (c *SearchCriteria) Shape() string {
 		}
 		add("tags:%d(values %d)", len(c.Tags), values)
 	}
+	if c.PersonActivity != nil {
+		// Its columns are never used: leave their count out.
+		inner := strings.Fields(strings.Replace(" "+c.PersonActivity.Shape()+" ", " columns:0 ", " ", 1))
+		add("personActivitySearchParams(%s)", strings.Join(inner, " "))
+	}
 	add("columns:%d", len(c.Columns))
 	for _, g := range []struct {
 		name  string

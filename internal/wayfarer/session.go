@@ -48,6 +48,7 @@ func (s *Session) IsAdminDomain() bool { return s.OperatorID != 0 && s.AgencyID 
 // the user's branch (OnlyBranch).
 type Scope struct {
 	AgencyID   int64
+	UserID     int64 // the caller: the owner of its private records (activities)
 	OnlySelf   bool
 	AdvisorIDs []int64
 	OnlyBranch bool
@@ -63,6 +64,7 @@ func (s *Session) Scope(area Area) Scope {
 	p := s.Perms[area]
 	return Scope{
 		AgencyID:   s.AgencyID,
+		UserID:     s.UserID,
 		OnlySelf:   !p.Has(PermAllUsers),
 		AdvisorIDs: s.AdvisorIDs,
 		OnlyBranch: !p.Has(PermAllBranches),

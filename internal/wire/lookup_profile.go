@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"fmt"
-
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -77,15 +75,9 @@ func DecodeProfileSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.FlatCri
 // asks for a tag to be present (which no row has).
 func (v *converter) tags(ts []*contract.TagsSearchParams) wayfarer.SearchFilter {
 	f := wayfarer.SearchFilter{Key: "tags", Path: "tags"}
-	for i, t := range ts {
-		if t == nil || v.err != nil {
-			continue
-		}
-		path := fmt.Sprintf("tags[%d]", i)
-		p, err := wayfarer.NewTagParam(path, t.RecNo, t.TagRecNo, t.TagName, v.str(path+".value", t.Value, 1024), t.Checked)
-		v.check(err)
-		if f.Bool == nil || p.Checked {
-			f.Bool = &p.Checked
+	for _, t := range v.tagParams("", ts) {
+		if f.Bool == nil || t.param.Checked {
+			f.Bool = &t.param.Checked
 		}
 	}
 	return f

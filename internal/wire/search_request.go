@@ -17,8 +17,10 @@ import (
 // not serve yet.
 type personSearchBody struct {
 	contract.PersonSearchRequest
-	PersonActivitySearchParams map[string]any `json:"personActivitySearchParams" wf:"unsupported"`
-	DisplayTagRecNo            *int64         `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
+	DisplayTagRecNo *int64 `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
+	// Shadows the contract's member: its parameters not served yet are
+	// refused (408) as in an activity search.
+	PersonActivitySearchParams *activitySearchBody `json:"personActivitySearchParams"`
 }
 
 // SearchParamNames lists the parameters of POST /personSearch as the
@@ -44,6 +46,9 @@ func DecodePersonSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.SearchCr
 		if err := dec.Decode(body, &b, wayfarer.MethodParam); err != nil {
 			return nil, err
 		}
+	}
+	if b.PersonActivitySearchParams != nil {
+		b.PersonSearchRequest.PersonActivitySearchParams = &b.PersonActivitySearchParams.ActivitySearchRequest
 	}
 	return SearchCriteria(&b.PersonSearchRequest)
 }
@@ -95,15 +100,10 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 			c.Marketing, v.err = append(c.Marketing, p), err
 		}
 	}
-	for i, t := range r.Tags {
-		if t != nil && v.err == nil {
-			path := fmt.Sprintf("tags[%d]", i)
-			value := v.str(path+".value", t.Value, 1024)
-			p, err := wayfarer.NewTagParam(path, t.RecNo, t.TagRecNo, t.TagName, value, t.Checked)
-			c.Tags = append(c.Tags, p)
-			v.check(err)
-		}
+	for _, t := range v.tagParams("", r.Tags) {
+		c.Tags = append(c.Tags, t.param)
 	}
+	c.PersonActivity = personActivityCriteria(v, r.PersonActivitySearchParams)
 	if v.err != nil {
 		return nil, v.err
 	}

@@ -219,8 +219,8 @@ func TestDecodeValueErrors(t *testing.T) {
 }
 
 func TestDecodeNotSupported(t *testing.T) {
-	wantError(t, `{"personActivitySearchParams":{"completed":true}}`, contract.CodeNotSupported, "personActivitySearchParams")
-	for _, body := range []string{`{"includeColsExtended":null}`, `{"includeColsExtended":[]}`,
+	wantError(t, `{"displayTagRecNo":3}`, contract.CodeNotSupported, "displayTagRecNo")
+	for _, body := range []string{`{"displayTagRecNo":null}`, `{"includeColsExtended":null}`, `{"includeColsExtended":[]}`,
 		`{"personActivitySearchParams":null}`, `{"personActivitySearchParams":{}}`} {
 		mustDecode(t, body)
 	}
@@ -247,6 +247,40 @@ func TestDecodeExtendedColumns(t *testing.T) {
 	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":3},{"type":"TAG","recNo":3}]}`, contract.CodeInvalidValue, "asked for twice")
 	many := strings.TrimSuffix(strings.Repeat(`{"type":"tag","recNo":1},`, wayfarer.MaxExtendedColumns+1), ",")
 	wantError(t, `{"includeColsExtended":[`+many+`]}`, contract.CodeInvalidValue, "more than the 20")
+func TestDecodePersonActivitySearchParams(t *testing.T) {
+	c := mustDecode(t, `{"personActivitySearchParams":{"appUserRecNo":{"value":[7]},"type":{"value":[1]},"completed":false,
+		"targetDateFrom":{"date":"2026-11-23"},"targetDateTo":{"date":"11/29/2026"},"subject":{"value":["call"],"compareCondition":6},
+		"tags":[{"recNo":3}]}}`)
+	a := c.PersonActivity
+	if a == nil {
+		t.Fatal("no activity filter")
+	}
+	f := func(key string) wayfarer.SearchFilter {
+		t.Helper()
+		got, ok := a.Filter(key)
+		if !ok {
+			t.Fatalf("no filter %s in %+v", key, a.Filters)
+		}
+		return got
+	}
+	if b := f("completed").Bool; b == nil || *b || f("appUser_recNo").Num.Values[0] != 7 || f("type").Num.Values[0] != 1 ||
+		f("targetDate").Date != (wayfarer.DateRange{From: "2026-11-23", To: "2026-11-29"}) || f("subject").Str.Cond != wayfarer.StrContains ||
+		f("tag").Tag == nil || f("tag").Path != "personActivitySearchParams.tags[0]" {
+		t.Fatalf("%+v", a)
+	}
+	// Without a filter it is no filter, as before Wayfarer served it.
+	for _, body := range []string{`{"personActivitySearchParams":null}`, `{"personActivitySearchParams":{}}`} {
+		if c := mustDecode(t, body); c.PersonActivity != nil {
+			t.Fatalf("%s: %+v", body, c.PersonActivity)
+		}
+	}
+	// The person search's own paging and columns are not taken there.
+	wantError(t, `{"personActivitySearchParams":{"rowCount":5}}`, contract.CodeInvalidValue, "Path 'personActivitySearchParams.rowCount'")
+	wantError(t, `{"personActivitySearchParams":{"includeCols":["recNo"]}}`, contract.CodeInvalidValue, "personActivitySearchParams.includeCols")
+	// Paths name the member inside it.
+	wantError(t, `{"personActivitySearchParams":{"type":{"compareCondition":1}}}`, contract.CodeInvalidValue, "Path 'personActivitySearchParams.type.compareCondition'")
+	wantError(t, `{"personActivitySearchParams":{"tags":[{"value":{"value":["x"]}}]}}`, contract.CodeMissingParameter, "RecNo")
+	wantError(t, `{"personActivitySearchParams":{"tripRecNo":{"value":[1]}}}`, contract.CodeNotSupported, "personActivitySearchParams.tripRecNo")
 }
 
 func TestDecodeStringParam(t *testing.T) {

@@ -1,0 +1,130 @@
+package sqlstore
+
+// The activity search (search kit: search_flat.go) and the activity filter
+// of the person search (personActivitySearchParams): one table description,
+// so both read the same filters the same way.
+
+import (
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+// activityTable reads activities as alias a; its filters refer to a alone,
+// so that the person search can use them inside its own statement.
+var activityTable = &flatTable{
+	From: "activity a", Alias: "a",
+	Joins: []string{
+		"LEFT JOIN app_user u ON u.agency_id = a.agency_id AND u.rec_no = a.app_user_id",
+		"LEFT JOIN activity_person_link l ON l.agency_id = a.agency_id AND l.activity_id = a.rec_no",
+		"LEFT JOIN person pn ON pn.agency_id = l.agency_id AND pn.rec_no = l.person_id",
+	},
+	Columns: map[string]string{
+		"recNo": "a.rec_no",
+		"tags": "(SELECT string_agg(t2.name || CASE WHEN at2.value IS NULL OR at2.value = '' THEN '' ELSE '=' || at2.value END, '; '" +
+			" ORDER BY lower(t2.name), at2.rec_no) FROM activity_tag at2 JOIN tag t2 ON t2.agency_id = at2.agency_id AND t2.rec_no = at2.tag_id" +
+			" WHERE at2.agency_id = a.agency_id AND at2.activity_id = a.rec_no)",
+		"createDateTime":       "a.create_date_time",
+		"lastModifiedDateTime": "a.last_modified_date_time",
+		"type":                 "a.type",
+		"appUser_recNo":        "a.app_user_id",
+		"appUserId":            "u.user_name",
+		"subject":              "a.subject",
+		"priority":             "a.priority",
+		"targetDateTime":       "a.target_date_time",
+		"targetDate":           "a.target_date",
+		"completionDateTime":   "a.completion_date_time",
+		"personRecNo":          "pn.rec_no",
+		"personName":           replaceAlias(personNameExpr, "p", "pn"),
+		"remarks":              "a.remarks",
+		// Kept by the reference, not by Wayfarer (activities link to
+		// persons only): always null.
+		"clientProfileRecNo": "CAST(NULL AS INTEGER)", "supplierProfileRecNo": "CAST(NULL AS INTEGER)", "tripRecNo": "CAST(NULL AS INTEGER)",
+	},
+	Filters: map[string]func(d Dialect, f wayfarer.SearchFilter) Expr{
+		wayfarer.ActivityFilterCompleted: func(_ Dialect, f wayfarer.SearchFilter) Expr {
+			if *f.Bool {
+				return E("a.completion_date_time IS NOT NULL")
+			}
+			return E("a.completion_date_time IS NULL")
+		},
+		wayfarer.ActivityFilterPerson: func(_ Dialect, f wayfarer.SearchFilter) Expr {
+			return NumCond("(SELECT pl.person_id FROM activity_person_link pl WHERE pl.agency_id = a.agency_id AND pl.activity_id = a.rec_no)", f.Num)
+		},
+		wayfarer.ActivityFilterTag: activityTagCond,
+	},
+	Scope: func(d Dialect, reach wayfarer.SearchReach) Expr {
+		sc, _ := reach(wayfarer.AreaActivity)
+		return And(activityReach(d, "a", sc)[1:]...) // the agency: the kit's
+	},
+	Created: "a.create_date_time", Modified: "a.last_modified_date_time",
+	Order: []string{"a.rec_no"},
+}
+
+// personNameExpr is the person search's name column over alias p.
+var personNameExpr = searchColumnSQL(Dialect{}, "name")
+
+func init() { registerFlatTable(wayfarer.ActivitySearchCatalog.Name, activityTable) }
+
+// activityTagCond is one TagsSearchParams entry on the activity's tags.
+func activityTagCond(d Dialect, f wayfarer.SearchFilter) Expr {
+	tg := f.Tag
+	es := []Expr{E("atf.tag_id = ?", *tg.TagRecNo)}
+	if tg.TagName != nil {
+		es = append(es, FoldEquals(d, "tgf.name", []string{*tg.TagName}))
+	}
+	es = append(es, StringCond(d, "atf.value", tg.Value))
+	prefix := "EXISTS (SELECT 1 FROM activity_tag atf JOIN tag tgf ON tgf.agency_id = atf.agency_id AND tgf.rec_no = atf.tag_id" +
+		" WHERE atf.agency_id = a.agency_id AND atf.activity_id = a.rec_no AND "
+	if !tg.Checked {
+		prefix = "NOT " + prefix
+	}
+	return Wrap(prefix, And(es...), ")")
+}
+
+// personActivityFilter is personActivitySearchParams as a filter on the
+// person's child rows (search_child.go): a link to an activity in the
+// caller's reach that passes every activity filter. Sized up on SQLite like
+// the others, so that "my open tasks due this week" starts from those few
+// activities (index activity_user_date) instead of walking every person.
+func personActivityFilter(d Dialect, c *wayfarer.SearchCriteria) (childFilter, bool) {
+	a := c.PersonActivity
+	if a == nil {
+		return childFilter{}, false
+	}
+	// The activity's agency too (the link's is the filter's): a constant on
+	// a lets SQLite start from the activity indexes.
+	conds := activityReach(d, "a", c.ActivityScope)
+	conds = append(conds, NumCond("a.rec_no", a.RecNo), TimeCond("a.create_date_time", a.Created), TimeCond("a.last_modified_date_time", a.Modified))
+	for _, f := range a.Filters {
+		cond, err := activityTable.filter(d, f)
+		if err != nil {
+			cond = exprFalse // a key the table lacks: the decoder never makes one
+		}
+		conds = append(conds, cond)
+	}
+	return childFilter{key: "activity", from: "activity_person_link apl JOIN activity a ON a.agency_id = apl.agency_id AND a.rec_no = apl.activity_id",
+		agency: "apl.agency_id", person: "apl.person_id", conds: nonZero(conds),
+		// Sized up on the activities alone (every condition is on a): at
+		// most one person each, so no more persons than activities pass.
+		sizeFrom: "activity a", sizeAgency: "a.agency_id"}, true
+}
+
+// replaceAlias rewrites the table alias from in an SQL text to to: every
+// "from." not preceded by a letter, digit, underscore or dot.
+func replaceAlias(sqlText, from, to string) string {
+	pat := from + "."
+	var b []byte
+	for i := 0; i < len(sqlText); i++ {
+		if i+len(pat) <= len(sqlText) && sqlText[i:i+len(pat)] == pat && (i == 0 || !aliasChar(sqlText[i-1])) {
+			b = append(b, to...)
+			b = append(b, '.')
+			i += len(pat) - 1
+			continue
+		}
+		b = append(b, sqlText[i])
+	}
+	return string(b)
+}
+
+func aliasChar(c byte) bool {
+	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

@@ -1,0 +1,85 @@
+package sqlstore_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
+)
+
+// personActivitySearchParams runs as EXISTS (a test per person) or as IN
+// (the persons of the passing activities), as the probe decides on SQLite;
+// both forms give the same rows, for broad and narrow filters, under every
+// demo user's reach (private activities of others included in the data).
+func TestPersonActivityFilterForms(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		ctx := context.Background()
+		if _, err := demo.SeedPersons(ctx, s.App.DB, s.App.Server.Persons.Sealer); err != nil {
+			t.Fatal(err)
+		}
+		agent, err := s.App.DB.UserByName(ctx, agencyOf(t, s), "agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		today := time.Now().UTC()
+		week := fmt.Sprintf(`"targetDateFrom":{"date":"%s"},"targetDateTo":{"date":"%s"}`,
+			today.AddDate(0, 0, -1).Format(time.DateOnly), today.AddDate(0, 0, 7).Format(time.DateOnly))
+		filters := []string{
+			fmt.Sprintf(`{"appUserRecNo":{"value":[%d]},"type":{"value":[1]},"completed":false,%s}`, agent.ID, week),
+			`{"type":{"value":[1]},"completed":false}`,
+			`{"type":{"value":[3]}}`,
+			`{"completed":true}`,
+			`{"subject":{"value":["final"],"compareCondition":5}}`,
+			`{"appUserRecNo":{"compareCondition":3}}`,
+		}
+		found := 0
+		for _, user := range []string{"admin", "agent", "branch"} {
+			sess, _, err := s.App.Login.Authenticate(ctx, s.LoginDemo(t, user))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range filters {
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo","name","summaryCount"],"rowCount":40,"personActivitySearchParams":`+f+`}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.ActivityScope = sess.ActivityReach()
+				var results []string
+				for _, limit := range []int{-1, 2000, 1 << 30} { // EXISTS; as chosen; IN
+					restore := sqlstore.SetChildProbeLimitForTest(limit)
+					res, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), c)
+					restore()
+					if err != nil {
+						t.Fatalf("%s %s: %v", user, f, err)
+					}
+					results = append(results, resultJSON(t, res))
+				}
+				if results[0] != results[1] || results[1] != results[2] {
+					t.Fatalf("%s %s: the forms differ:\nEXISTS %s\nchosen %s\nIN     %s", user, f, results[0], results[1], results[2])
+				}
+				if results[0] != "[]" && results[0] != "null" {
+					found++
+				}
+			}
+		}
+		if found < len(filters) {
+			t.Fatalf("only %d searches found persons: the data does not exercise the filter", found)
+		}
+	})
+}
+
+func agencyOf(t *testing.T, s *testserver.Server) int64 {
+	t.Helper()
+	ag, err := s.App.DB.AgencyByAlias(context.Background(), demo.Alias)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ag.ID
+}
