@@ -53,9 +53,6 @@ type Scope struct {
 	AdvisorIDs []int64
 	OnlyBranch bool
 	BranchID   *int64
-	// UserID is the session's app user, for records a user owns (a private
-	// activity is seen by its owner only: a search kit scope hook reads it).
-	UserID int64
 }
 
 // Scope derives the session's scope in an area from the area's AllUsers
@@ -69,7 +66,6 @@ func (s *Session) Scope(area Area) Scope {
 		AdvisorIDs: s.AdvisorIDs,
 		OnlyBranch: !p.Has(PermAllBranches),
 		BranchID:   s.BranchID,
-		UserID:     s.UserID,
 	}
 }
 

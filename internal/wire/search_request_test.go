@@ -247,6 +247,8 @@ func TestDecodeExtendedColumns(t *testing.T) {
 	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":3},{"type":"TAG","recNo":3}]}`, contract.CodeInvalidValue, "asked for twice")
 	many := strings.TrimSuffix(strings.Repeat(`{"type":"tag","recNo":1},`, wayfarer.MaxExtendedColumns+1), ",")
 	wantError(t, `{"includeColsExtended":[`+many+`]}`, contract.CodeInvalidValue, "more than the 20")
+}
+
 func TestDecodePersonActivitySearchParams(t *testing.T) {
 	c := mustDecode(t, `{"personActivitySearchParams":{"appUserRecNo":{"value":[7]},"type":{"value":[1]},"completed":false,
 		"targetDateFrom":{"date":"2026-11-23"},"targetDateTo":{"date":"11/29/2026"},"subject":{"value":["call"],"compareCondition":6},
