@@ -33,17 +33,24 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
+	format := "json"
+	if c.ReportFormat {
+		format = "csv"
+	}
 	res, err := s.Search.Search(r.Context(), sessionOf(r), c)
 	if err != nil {
+		s.Metrics.Search(format, "error")
 		s.logSearchCutOff(r, c, err)
 		return err
 	}
 	if len(res.Rows) == 0 {
+		s.Metrics.Search(format, "empty")
 		// Nothing matches (or the page lies past the end): 204 with no
 		// body, JSON or CSV alike, as the reference's searches answer.
 		noContent(w)
 		return nil
 	}
+	s.Metrics.Search(format, "rows")
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	if c.ReportFormat {
