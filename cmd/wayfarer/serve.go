@@ -149,6 +149,14 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 	if cert, key := cmd.String("tls-cert"), cmd.String("tls-key"); (cert == "") != (key == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}
+	if ep := cmd.String("otlp-endpoint"); ep != "" {
+		stop, err := tracing.Start(ctx, ep, version)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = stop(context.WithoutCancel(ctx)) }()
+		log.Info("tracing", "otlp_endpoint", ep)
+	}
 	if isDemo && cfg.CardKeyFile == "" && cfg.CardKeys == "" && !storage.IsPostgres(cfg.DB) {
 		cfg.CardKeyFile = cfg.DB + ".cardkey"
 		created, err := ensureCardKeyFile(cfg.CardKeyFile)
@@ -176,6 +184,11 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if addr := cmd.String("metrics-addr"); addr != "" {
+		if err := serveMetrics(ctx, addr, a, log); err != nil {
+			return err
+		}
+	}
 	scheme := "http"
 	if cmd.String("tls-cert") != "" {
 		scheme = "https"
@@ -184,19 +197,6 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 	printBanner(base, cfg.DB, isDemo)
 	log.Info("serving", "addr", l.Addr().String(), "tls", scheme == "https", "db_engine", a.DB.Dialect.Name, "version", version)
 
-	if ep := cmd.String("otlp-endpoint"); ep != "" {
-		stop, err := tracing.Start(ctx, ep, version)
-		if err != nil {
-			return err
-		}
-		defer func() { _ = stop(context.WithoutCancel(ctx)) }()
-		log.Info("tracing", "otlp_endpoint", ep)
-	}
-	if addr := cmd.String("metrics-addr"); addr != "" {
-		if err := serveMetrics(ctx, addr, a, log); err != nil {
-			return err
-		}
-	}
 	go a.SweepTokens(ctx, 10*time.Minute, log)
 	srv := &http.Server{
 		Handler:           a.Server,
