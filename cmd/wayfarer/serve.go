@@ -146,6 +146,11 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 	cfg.CORSOrigins = cmd.String("cors-origins")
 	cfg.MetricsElsewhere = cmd.String("metrics-addr") != ""
 	isDemo := cmd.Bool("demo")
+	if !isDemo { // only --demo may create the database
+		if err := storage.MustExist(cfg.DB); err != nil {
+			return err
+		}
+	}
 	if cert, key := cmd.String("tls-cert"), cmd.String("tls-key"); (cert == "") != (key == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}
