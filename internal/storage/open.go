@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/postgres"
