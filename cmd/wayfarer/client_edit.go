@@ -166,7 +166,7 @@ func (f *editFile) remove() { _ = os.RemoveAll(f.dir) }
 
 // keep leaves the file for the user and says where it is.
 func (f *editFile) keep(err error) error {
-	return fmt.Errorf("%w\nYour edit is kept in %s (remove it when done).", err, f.name)
+	return fmt.Errorf("%w\nyour edit is kept in %s (remove it when done)", err, f.name)
 }
 
 // clientJSONDiff names the paths whose values differ between two JSON documents.

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests set the deprecated reference fields (cvvCode, person_recNo) on purpose, to check how they are refused or shown
+
 package http_test
 
 import (

@@ -38,7 +38,7 @@ func TestTracingSpans(t *testing.T) {
 		}
 		attrs := map[attribute.Key]string{}
 		for _, a := range sp.Attributes() {
-			attrs[a.Key] = a.Value.Emit()
+			attrs[a.Key] = a.Value.String()
 		}
 		if attrs["http.route"] != "/person/{recNo}" || attrs["http.response.status_code"] != "204" || attrs["wayfarer.request_id"] != "traced-1" {
 			t.Errorf("span attributes %v", attrs)
