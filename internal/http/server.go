@@ -142,6 +142,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		took := time.Since(start)
+		if rl.status == 0 {
+			rl.status = http.StatusOK // nothing written: net/http answers 200
+		}
 		endSpan(route, rl.status)
 		s.Metrics.Request(route, method, rl.status, took)
 		s.log.InfoContext(ctx, "request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
@@ -157,7 +160,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if opsRoute, ok := s.serveOps(sw, r); ok {
-		route, method = opsRoute, http.MethodGet
+		route = opsRoute
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			method = r.Method
+		}
 		return
 	}
 	ro, allowed := s.router.match(r)
