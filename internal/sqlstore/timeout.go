@@ -78,7 +78,8 @@ func (db *DB) observe(start time.Time, errp *error, timeout bool) {
 	switch {
 	case timeout:
 		outcome = "timeout"
-	case errp != nil && *errp != nil && wayfarer.AsError(*errp) == nil:
+	case errp != nil && *errp != nil && wayfarer.AsError(*errp) == nil &&
+		!errors.Is(*errp, wayfarer.ErrNotFound) && !errors.Is(*errp, sql.ErrNoRows):
 		outcome = "error" // a failure of the database, not an answer such as "not found"
 	}
 	db.queryObserver(time.Since(start), outcome)
