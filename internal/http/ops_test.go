@@ -147,7 +147,7 @@ func TestRequestIDs(t *testing.T) {
 		if strings.Contains(s.Logs.String(), tok) {
 			t.Error("a token reached the log")
 		}
-		hex32 := regexp.MustCompile(`^[0-9a-f]{32}$`)
+		madeID := regexp.MustCompile(`^[a-z]{22}$`)
 		made := map[string]bool{}
 		for _, sent := range []string{"", strings.Repeat("x", 129), "has space", "caf\u00e9"} {
 			var h []string
@@ -159,7 +159,7 @@ func TestRequestIDs(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := r.Header.Get("X-Request-ID")
-			if !hex32.MatchString(id) || made[id] {
+			if !madeID.MatchString(id) || made[id] {
 				t.Errorf("sent %q: made ID %q", sent, id)
 			}
 			made[id] = true
