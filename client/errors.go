@@ -66,7 +66,7 @@ var (
 	// ErrNotLoggedIn: a call needs a token and the client has neither a
 	// token nor credentials to log in with.
 	ErrNotLoggedIn = errors.New("not logged in")
-	// ErrNotFound: no such person within the caller's reach (the server
+	// ErrNotFound: no such person (or branch) within the caller's reach (the server
 	// answered 204: it does not exist, or lies outside the caller's scope).
 	ErrNotFound = errors.New("no such person within your reach")
 )

@@ -51,12 +51,26 @@ type MarketingSearchParam struct {
 	Checked               *bool   `json:"checked,omitempty"`
 }
 
-// PersonSearchRequest is the body of POST /personSearch. The server also
-// knows includeColsExtended and personActivitySearchParams, which it
-// refuses (408) until it serves them.
-type PersonSearchRequest struct {
+// ExtendedColumn is an entry of includeColsExtended, Wayfarer's design
+// (the reference does not publish one): {"type":"tag","recNo":12} adds the
+// column "tag:12" holding the person's value of tag 12;
+// {"type":"marketing","recNo":7} adds "marketing:7", true when the person
+// is marked for marketing element 7.
+type ExtendedColumn struct {
+	Type  *string `json:"type,omitempty"`
+	RecNo *int64  `json:"recNo,omitempty"`
+}
+
+// NewExtendedColumn builds an includeColsExtended entry.
+func NewExtendedColumn(typ string, recNo int64) *ExtendedColumn {
+	return &ExtendedColumn{Type: &typ, RecNo: &recNo}
+}
+
+// SearchBase holds the parameters every search of the reference inherits
+// (the devportal's "[inherited]" rows, and readOnlyIntent): each search
+// request embeds it.
+type SearchBase struct {
 	RecNo                *NumSearchParam         `json:"recNo,omitempty"`
-	SkipLookup           *bool                   `json:"skipLookup,omitempty"`
 	ReadOnlyIntent       *bool                   `json:"readOnlyIntent,omitempty"`
 	StartingRow          *int64                  `json:"startingRow,omitempty"`
 	RowCount             *int64                  `json:"rowCount,omitempty"`
@@ -67,12 +81,22 @@ type PersonSearchRequest struct {
 	ModifiedDateTimeFrom *DateTimeUTCSearchParam `json:"modifiedDateTimeFrom,omitempty"`
 	ModifiedDateTimeTo   *DateTimeUTCSearchParam `json:"modifiedDateTimeTo,omitempty"`
 	IncludeCols          []string                `json:"includeCols,omitempty"`
+	IncludeColsExtended  []*ExtendedColumn       `json:"includeColsExtended,omitempty"`
 	BaseURL              *string                 `json:"baseUrl,omitempty"`
 	ReportFormat         *bool                   `json:"reportFormat,omitempty"`
 	ReportName           *string                 `json:"reportName,omitempty"`
 	QueryOptimizerFlags  []int32                 `json:"queryOptimizerFlags,omitempty"`
-	Priority             *int64                  `json:"priority,omitempty"`
-	Tags                 []*TagsSearchParams     `json:"tags,omitempty"`
+}
+
+// PersonSearchRequest is the body of POST /personSearch. The server also
+// knows personActivitySearchParams, which it refuses (408) until it serves
+// it.
+type PersonSearchRequest struct {
+	SearchBase
+	IncludeColsExtended []*ExtendedColumn   `json:"includeColsExtended,omitempty"`
+	SkipLookup          *bool               `json:"skipLookup,omitempty"`
+	Priority            *int64              `json:"priority,omitempty"`
+	Tags                []*TagsSearchParams `json:"tags,omitempty"`
 
 	UniqueID                         *string                 `json:"UniqueId,omitempty"`
 	FirstName                        *StringSearchParam      `json:"firstName,omitempty"`

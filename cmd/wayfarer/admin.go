@@ -18,7 +18,7 @@ func adminCommand() *cli.Command {
 	user := &cli.StringFlag{Name: "user", Usage: "user name", Required: true}
 	return &cli.Command{
 		Name:  "admin",
-		Usage: "administer agencies, branches, advisors and users on the database (--db)",
+		Usage: "administer agencies, branches, advisors, users, tags and affiliations on the database (--db)",
 		Description: `Examples:
   wayfarer admin agency create --alias ACME --name "Acme Travel"
   wayfarer admin branch create --alias ACME --name Downtown
@@ -27,6 +27,10 @@ func adminCommand() *cli.Command {
   wayfarer admin user set-permissions --alias ACME --user ann --activity select,read,insert   (other areas keep theirs)
   wayfarer admin user set-password --alias ACME --user ann     (reads the password from stdin or a prompt)
   wayfarer admin user link-advisor --alias ACME --user ann --advisor "Ann Advisor"
+  wayfarer admin tag create --alias ACME --name "Seat preference" --value aisle --value window --requirement recommended
+  wayfarer admin affiliation create --alias ACME --name Virtuoso
+  wayfarer admin marketing create --alias ACME --affiliation Virtuoso --category Interests --id 12575 --name Golf
+  wayfarer admin operator create --user ops1 --password-stdin   (host operators: docs/operators.md)
 
 Changing a user's password, permissions, branch or advisors, disabling or
 locking the user, and disabling or cancelling an agency end the sessions
@@ -37,7 +41,7 @@ Permission names: select, read, insert, update, delete, allusers,
 allbranches, decrypt, export, import, all, none. Without allusers in an area
 a user reaches only records of its linked advisors; without allbranches only
 its branch's.`,
-		Commands: []*cli.Command{
+		Commands: append([]*cli.Command{
 			{Name: "agency", Usage: "create, list, enable, disable or cancel agencies", Commands: []*cli.Command{
 				{Name: "create", Usage: "create an agency", Flags: []cli.Flag{alias,
 					&cli.StringFlag{Name: "name", Usage: "display name"},
@@ -85,6 +89,8 @@ its branch's.`,
 				{Name: "create", Usage: "create a user (add --password-stdin to set its password at once)", Flags: append([]cli.Flag{alias, user,
 					&cli.StringFlag{Name: "type", Value: "user", Usage: "user, manager or admin"},
 					&cli.StringFlag{Name: "branch", Usage: "branch name"},
+					&cli.StringFlag{Name: "name", Usage: "display name (shown by appUserSearch)"},
+					&cli.StringFlag{Name: "email", Usage: "email address (shown by appUserSearch)"},
 					&cli.BoolFlag{Name: "non-expiring-password", Usage: "the agency's maximum password age does not apply"},
 					&cli.BoolFlag{Name: "disabled", Usage: "create the user disabled"},
 					&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from stdin"}},
@@ -165,7 +171,8 @@ its branch's.`,
 					return a.Admin.Unlock(ctx, u)
 				}),
 			}},
-		},
+			operatorCommand(),
+		}, lookupCommands(alias)...),
 	}
 }
 
@@ -277,7 +284,7 @@ func createUser(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			return err
 		}
 	}
-	id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag.ID, UserName: cmd.String("user"), Type: typ,
+	id, err := a.Admin.CreateUser(ctx, wayfarer.NewUser{AgencyID: ag.ID, UserName: cmd.String("user"), Name: cmd.String("name"), Email: cmd.String("email"), Type: typ,
 		BranchID: branch, Perms: perms, Enabled: !cmd.Bool("disabled"), NonExpiringPassword: cmd.Bool("non-expiring-password")}, pw)
 	if err != nil {
 		return err

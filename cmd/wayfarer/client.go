@@ -26,6 +26,9 @@ func clientCommand() *cli.Command {
   wayfarer client search --last-name Abl --cols recNo,name,primaryEmail
   wayfarer client search --email example.com --match contains --json
   wayfarer client get 42
+  wayfarer client search --last-name Abl --tag-value 1 --marketing-flag 2
+  wayfarer client tags 1 2
+  wayfarer client affiliation 3
   wayfarer client create person.json
   EDITOR=nano wayfarer client edit 42
   wayfarer client logout
@@ -39,6 +42,8 @@ Tokens and passwords are never printed.`,
 		Commands: []*cli.Command{
 			clientLoginCommand(), clientLogoutCommand(), clientSearchCommand(), clientGetCommand(),
 			clientCreateCommand(), clientEditCommand(), clientVersionCommand(),
+			clientBranchesCommand(), clientProfilesCommand(), clientUsersCommand(),
+			clientTagsCommand(), clientAffiliationCommand(),
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -36,6 +37,8 @@ primaryPhone, activeStatus, cardNumber, branchRecName, ...).`,
 			&cli.StringFlag{Name: "match", Value: "starts", Usage: "how --last-name, --first-name, --email and --phone compare"},
 			&cli.StringFlag{Name: "status", Usage: "active status: active, inactive or pending (comma-separated)"},
 			&cli.StringFlag{Name: "cols", Usage: "columns, comma-separated (default recNo,name,primaryEmail,primaryPhone,activeStatus)"},
+			&cli.StringFlag{Name: "tag-value", Usage: "tag definition recNos, comma-separated: a column tag:<recNo> with each tag's value"},
+			&cli.StringFlag{Name: "marketing-flag", Usage: "marketing element recNos, comma-separated: a column marketing:<recNo> (true/false)"},
 			&cli.IntFlag{Name: "limit", Value: 50, Usage: "rows per page"},
 			&cli.IntFlag{Name: "offset", Usage: "rows to skip"},
 			&cli.BoolFlag{Name: "all", Usage: "every matching row, page by page"},
@@ -130,6 +133,23 @@ func clientSearchQuery(cmd *cli.Command) (*client.Query, []client.Column, error)
 		return nil, nil, errors.New("--limit must be at least 1 and --offset not negative")
 	}
 	q.Columns(cols...).Page(int64(cmd.Int("offset")), int64(cmd.Int("limit")))
+	for _, ext := range []struct {
+		flag   string
+		add    func(int64) *client.Query
+		column func(int64) client.Column
+	}{{"tag-value", q.TagValue, client.TagColumn}, {"marketing-flag", q.MarketingFlag, client.MarketingColumn}} {
+		for _, s := range strings.Split(cmd.String(ext.flag), ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || n < 1 {
+				return nil, nil, fmt.Errorf("--%s: %q is not a record number", ext.flag, s)
+			}
+			ext.add(n)
+			cols = append(cols, ext.column(n))
+		}
+	}
 	return q, cols, q.Err()
 }
 

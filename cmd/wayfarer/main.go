@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/wayfarerhq/wayfarer/internal/password"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -24,6 +26,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := rootCommand().Run(ctx, os.Args); err != nil {
+		if e := wayfarer.AsError(err); e != nil && e.Method == wayfarer.MethodAdmin {
+			err = errors.New(e.Message) // an admin rule's refusal: its words, without the API's code
+		}
 		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(1)
 	}

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,15 +27,38 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
-// buildBinary builds this command once per test into dir.
-func buildBinary(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "wayfarer")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// binary is this command built once for the package's tests (buildBinary).
+var binary struct {
+	once      sync.Once
+	dir, path string
+	err       error
+	out       []byte
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.dir != "" {
+		_ = os.RemoveAll(binary.dir)
 	}
-	return bin
+	os.Exit(code)
+}
+
+// buildBinary builds this command, once for all the tests that run it as
+// a process.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	binary.once.Do(func() {
+		binary.dir, binary.err = os.MkdirTemp("", "wayfarer-bin-")
+		if binary.err != nil {
+			return
+		}
+		binary.path = filepath.Join(binary.dir, "wayfarer")
+		binary.out, binary.err = exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
+	})
+	if binary.err != nil {
+		t.Fatalf("go build: %v\n%s", binary.err, binary.out)
+	}
+	return binary.path
 }
 
 var listening = regexp.MustCompile(`listening on (https?://\S+)`)
@@ -72,8 +96,9 @@ func startServe(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *t
 }
 
 func TestServeFinishesRequestsInFlightOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
+	bin := buildBinary(t)
 	cmd, base, stderr := startServe(t, bin, "--db", filepath.Join(dir, "w.db"))
 
 	// A login whose body is still arriving when SIGTERM comes.
@@ -120,8 +145,9 @@ func TestServeFinishesRequestsInFlightOnSIGTERM(t *testing.T) {
 }
 
 func TestServeTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
+	bin := buildBinary(t)
 	certFile, keyFile, pool := selfSignedCert(t, dir)
 	_, base, _ := startServe(t, bin, "--db", filepath.Join(dir, "w.db"), "--tls-cert", certFile, "--tls-key", keyFile)
 	if !strings.HasPrefix(base, "https://") {
@@ -182,7 +208,7 @@ func selfSignedCert(t *testing.T, dir string) (certFile, keyFile string, pool *x
 // OTLP endpoint is checked before anything listens.
 func TestServeMetricsAddr(t *testing.T) {
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
+	bin := buildBinary(t)
 	_, base, stderr := startServe(t, bin, "--db", filepath.Join(dir, "w.db"), "--metrics-addr", "127.0.0.1:0",
 		"--otlp-endpoint", "http://127.0.0.1:1")
 	// The line is written before the banner; the pipe may bring it a little later.

@@ -138,12 +138,14 @@ func (c *Config) Defaults() {
 
 // App is one wired instance.
 type App struct {
-	DB     *sqlstore.DB
-	Login  *wayfarer.LoginService
-	Admin  *wayfarer.AdminService
-	Hasher *password.Hasher
-	Server *whttp.Server
-	Clock  wayfarer.Clock
+	DB    *sqlstore.DB
+	Login *wayfarer.LoginService
+	Admin *wayfarer.AdminService
+	// Operators are the host's operators (docs/operators.md).
+	Operators *wayfarer.OperatorService
+	Hasher    *password.Hasher
+	Server    *whttp.Server
+	Clock     wayfarer.Clock
 	// Metrics is the instance's Prometheus registry (GET /metrics).
 	Metrics *metrics.Metrics
 	// CardKeys is the card keyset in use; nil when none is configured.
@@ -246,10 +248,18 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv.Metrics = m
 	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring, m), Clock: clock, Log: log, Attachments: cfg.Attachments.WithDefaults()}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
+	srv.Flat = &wayfarer.FlatSearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
+	srv.Branches = &wayfarer.BranchService{Search: srv.Flat}
+	srv.Tags = &wayfarer.TagService{Store: db, Clock: clock}
+	srv.Affiliations = &wayfarer.AffiliationService{Store: db}
 	a := &App{
 		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring, hashWorker: worker, Metrics: m,
-		Admin: &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
+		Admin:     &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
+		Operators: &wayfarer.OperatorService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
 	}
+	login.Operators = a.Operators
+	srv.Operators = a.Operators
+	srv.OperatorAdmin = &wayfarer.OperatorAdmin{Admin: a.Admin, Operators: a.Operators}
 	if cfg.SessionCache > 0 {
 		a.followRevocations(cfg, log)
 	}

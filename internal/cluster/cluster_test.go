@@ -235,6 +235,7 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 
 	t.Run("a logout on one is refused by the other within a second", func(t *testing.T) { logoutReachesTheOther(t, a, b) })
 	t.Run("an admin command ends sessions on both within a second", func(t *testing.T) { adminCommandReachesBoth(t, a, b) })
+	t.Run("a disabled operator's session ends on both within a second", func(t *testing.T) { operatorDisabledOnBoth(t, a, b) })
 
 	t.Run("a card encrypted by one is read by the other", func(t *testing.T) {
 		tok := token(t, login(t, a, "admin", "demo-admin"))

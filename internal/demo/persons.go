@@ -71,8 +71,8 @@ func LoadPersonRefs(ctx context.Context, db *sqlstore.DB, agencyID int64, sealer
 		}
 		r.ClientProfiles = append(r.ClientProfiles, id)
 	}
-	for _, name := range DemoTags {
-		id, err := db.EnsureTag(ctx, agencyID, name)
+	for i := range DemoTags {
+		id, err := db.EnsureTagDefinition(ctx, agencyID, demoTagDefinition(i))
 		if err != nil {
 			return nil, err
 		}
@@ -91,6 +91,9 @@ func LoadPersonRefs(ctx context.Context, db *sqlstore.DB, agencyID int64, sealer
 			return nil, err
 		}
 		r.Affiliations = append(r.Affiliations, id)
+	}
+	if err := seedAffiliation(ctx, db, agencyID); err != nil {
+		return nil, err
 	}
 	for _, name := range []string{"agent", "admin", "branch"} {
 		u, err := db.UserByName(ctx, agencyID, name)

@@ -30,6 +30,9 @@ var Logins = []Login{
 	{"NEWAGENCY", "admin", "demo-admin", "agency not initialized (106)"},
 }
 
+// userNames are the demo users' display names (appUserSearch's pickers).
+var userNames = map[string]string{"admin": "Ada Admin", "agent": "Alice Agent", "branch": "Hal Harbor", "viewer": "Vera Viewer"}
+
 // Advisors of the demo agency and their branches.
 var Advisors = []struct{ Name, Branch string }{
 	{"Alice Advisor", "Main"}, {"Mark Mainwaring", "Main"}, {"Hana Harbor", "Harbor"},
@@ -179,7 +182,7 @@ func ensureUser(ctx context.Context, admin *wayfarer.AdminService, st store, age
 	}
 	expired := l.User == "expired"
 	id, err := admin.CreateUser(ctx, wayfarer.NewUser{
-		AgencyID: agencyID, UserName: l.User, Type: typ, BranchID: branch, Perms: perms,
+		AgencyID: agencyID, UserName: l.User, Name: userNames[l.User], Type: typ, BranchID: branch, Perms: perms,
 		Enabled: enabled, NonExpiringPassword: !expired,
 	}, l.Password)
 	if err != nil {

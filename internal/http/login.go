@@ -36,16 +36,39 @@ func (s *Server) handleLoginNoAlias(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// handleLoginBasic is GET /login/{alias} with Basic credentials.
+// handleLoginBasic is GET /login/{alias} with Basic credentials; an alias
+// ending in a colon is a host operator's (GET /login/: for the admin
+// domain, /login/{alias}: for an agency: docs/operators.md).
+//
+// Without Basic credentials the answer is the one it always was (401 with
+// 105 for an unknown alias, 101 otherwise) plus a WWW-Authenticate
+// challenge: HTTP clients that send credentials only when challenged (the
+// reference's Java client uses Apache HttpClient's credentials provider)
+// then send them. A request with no Authorization header at all tries no
+// password, so it costs no check and no failure of its address.
 func (s *Server) handleLoginBasic(w http.ResponseWriter, r *http.Request) error {
 	in := contract.LoginRequest{Alias: r.PathValue("alias")}
-	in.UserName, in.Password, _ = r.BasicAuth()
-	return s.login(w, r, in)
+	var ok bool
+	in.UserName, in.Password, ok = r.BasicAuth()
+	err := s.loginWith(w, r, in, r.Header.Get("Authorization") == "")
+	if e := wayfarer.AsError(err); !ok && e != nil && e.Kind == wayfarer.KindUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+basicRealm+`", charset="UTF-8"`)
+	}
+	return err
 }
 
+// basicRealm names what Basic credentials open: the host's logins.
+const basicRealm = "Wayfarer"
+
 func (s *Server) login(w http.ResponseWriter, r *http.Request, in contract.LoginRequest) error {
+	return s.loginWith(w, r, in, false)
+}
+
+// loginWith logs in; noCredentials marks a request that carried none at
+// all (answered 101 without a password check: LoginRequest.NoCredentials).
+func (s *Server) loginWith(w http.ResponseWriter, r *http.Request, in contract.LoginRequest, noCredentials bool) error {
 	token, err := s.Login.Login(r.Context(), wayfarer.LoginRequest{
-		Alias: in.Alias, UserName: in.UserName, Password: in.Password,
+		Alias: in.Alias, UserName: in.UserName, Password: in.Password, NoCredentials: noCredentials,
 		ClientVersion: r.Header.Get(contract.ClientVersionHeader), ClientIP: clientIP(r, s.Config.TrustedProxies),
 	})
 	e := wayfarer.AsError(err)
@@ -62,7 +85,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, in contract.Login
 	if err != nil {
 		return err
 	}
-	logOf(r.Context()).user = in.UserName // a user of that agency: it logged in
+	if _, operator := wayfarer.OperatorAlias(in.Alias); operator && s.Operators != nil {
+		logOf(r.Context()).operator = in.UserName // logged once the password proved it a name
+	} else {
+		logOf(r.Context()).user = in.UserName // a user of that agency: it logged in
+	}
 	writeJSON(w, http.StatusOK, contract.LoginResult{IdentityToken: token, ResultCode: 0, ResultDescription: "Login Successful"})
 	return nil
 }

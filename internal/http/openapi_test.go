@@ -39,6 +39,21 @@ var serverRoutes = []string{
 	"GET /person/{recNo}/attachment/{attachmentRecNo}",
 	"POST /person",
 	"POST /person/refresh",
+	"POST /branchSearch",
+	"GET /branch/{recNo}",
+	"POST /profileSearch",
+	"POST /appUserSearch",
+	"POST /tagSearch",
+	"GET /tag/{recNo}",
+	"POST /tag",
+	"POST /tag/refresh",
+	"GET /affiliation/{recNo}",
+	"GET /admin/agencies",
+	"POST /admin/agency/{alias}/enable",
+	"POST /admin/agency/{alias}/disable",
+	"GET /admin/agency/{alias}/users",
+	"POST /admin/agency/{alias}/user",
+	"POST /admin/agency/{alias}/user/{userName}/unlock",
 	"GET /healthz",
 	"GET /readyz",
 }
@@ -135,7 +150,7 @@ func TestOpenAPIRoutesMatchServer(t *testing.T) {
 
 // concretePath fills a template's parameters with sample values.
 func concretePath(tmpl string) string {
-	r := strings.NewReplacer("{alias}", "DEMO", "{recNo}", "1", "{attachmentRecNo}", "1")
+	r := strings.NewReplacer("{alias}", "DEMO", "{recNo}", "1", "{attachmentRecNo}", "1", "{userName}", "agent")
 	return r.Replace(tmpl)
 }
 

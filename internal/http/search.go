@@ -9,9 +9,13 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
-// searchHandlers holds the person search service; cmd/wayfarer sets it.
+// searchHandlers holds the search services; internal/app sets them.
 type searchHandlers struct {
 	Search *wayfarer.SearchService
+	// Flat runs every search of the search kit (search_kit.go).
+	Flat *wayfarer.FlatSearchService
+	// Branches loads one branch (GET /branch/{recNo}).
+	Branches *wayfarer.BranchService
 }
 
 const contentTypeCSV = "text/csv; charset=utf-8"
@@ -33,24 +37,35 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	format := "json"
-	if c.ReportFormat {
-		format = "csv"
-	}
 	res, err := s.Search.Search(r.Context(), sessionOf(r), c)
 	if err != nil {
-		s.Metrics.Search(format, "error")
-		s.logSearchCutOff(r, c, err)
+		s.Metrics.Search("person", searchFormat(c.ReportFormat), "error")
+		s.logSearchCutOff(r, "person search", c.Shape(), err)
 		return err
 	}
-	if len(res.Rows) == 0 {
-		s.Metrics.Search(format, "empty")
-		// Nothing matches (or the page lies past the end): 204 with no
-		// body, JSON or CSV alike, as the reference's searches answer.
-		noContent(w)
-		return nil
+	s.writeSearchResult(w, r, "person", res, &c.BaseCriteria)
+	return nil
+}
+
+// searchFormat is a search answer's format as the metrics count it.
+func searchFormat(reportFormat bool) string {
+	if reportFormat {
+		return "csv"
 	}
-	s.Metrics.Search(format, "rows")
+	return "json"
+}
+
+// writeSearchResult writes a search's rows: a JSON array of objects, or CSV
+// when reportFormat is true; nothing found (or a page past the end) is 204
+// with no body, JSON or CSV alike, as the reference's searches answer.
+// kind names the search in the metrics ("person", or the search kit's method).
+func (s *Server) writeSearchResult(w http.ResponseWriter, r *http.Request, kind string, res *wayfarer.SearchResult, c *wayfarer.BaseCriteria) {
+	if len(res.Rows) == 0 {
+		s.Metrics.Search(kind, searchFormat(c.ReportFormat), "empty")
+		noContent(w)
+		return
+	}
+	s.Metrics.Search(kind, searchFormat(c.ReportFormat), "rows")
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	if c.ReportFormat {
@@ -58,19 +73,18 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 		h.Set("Content-Disposition", attachment(c.ReportName))
 		w.WriteHeader(http.StatusOK)
 		s.logWriteError(r, wire.WriteSearchCSV(w, res))
-		return nil
+		return
 	}
 	h.Set("Content-Type", contentTypeJSON)
 	w.WriteHeader(http.StatusOK)
 	s.logWriteError(r, wire.WriteSearchJSON(w, res))
-	return nil
 }
 
 // logWriteError notes a failed body write: the status is already sent, so
 // there is nothing left to answer, and the client has usually gone away.
 func (s *Server) logWriteError(r *http.Request, err error) {
 	if err != nil {
-		s.log.DebugContext(r.Context(), "person search: writing the body failed", "error", err.Error())
+		s.log.DebugContext(r.Context(), "search: writing the body failed", "error", err.Error())
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // logSearchCutOff notes a search the query time limit stopped, with who ran
 // it and its shape (parameters, conditions, counts; never a value), so that
 // an operator can tell which searches are too heavy for the database.
-func (s *Server) logSearchCutOff(r *http.Request, c *wayfarer.SearchCriteria, err error) {
+func (s *Server) logSearchCutOff(r *http.Request, what, shape string, err error) {
 	limit, ok := wayfarer.QueryTimeoutOf(err)
 	if !ok {
 		return
@@ -18,8 +18,6 @@ func (s *Server) logSearchCutOff(r *http.Request, c *wayfarer.SearchCriteria, er
 	if sess := sessionOf(r); sess != nil {
 		attrs = append(attrs, "agency", sess.AgencyAlias, "user", sess.UserName, "user_id", sess.UserID)
 	}
-	if c != nil {
-		attrs = append(attrs, "shape", c.Shape())
-	}
-	s.log.WarnContext(r.Context(), "person search stopped by the query time limit", attrs...)
+	attrs = append(attrs, "shape", shape)
+	s.log.WarnContext(r.Context(), what+" stopped by the query time limit", attrs...)
 }

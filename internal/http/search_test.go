@@ -412,7 +412,7 @@ func TestSearchBadInput(t *testing.T) {
 		bad(`{"UniqueId":"`+strings.Repeat("x", 65)+`"}`, 407, "UniqueId")
 		bad(`{"startingRow":-1}`, 407, "startingRow")
 		bad(`{"birthdayMonthFrom":13}`, 407, "birthdayMonthFrom")
-		bad(`{"includeColsExtended":[{"name":"x"}]}`, 408, "includeColsExtended: not yet supported by Wayfarer")
+		bad(`{"includeColsExtended":[{"name":"x"}]}`, 406, "name")
 		bad(`{"personActivitySearchParams":{"completed":true}}`, 408, "personActivitySearchParams: not yet supported by Wayfarer")
 		bad(`{"tags":[{"tagName":"VIP"}]}`, 404, "Missing or blank required parameter: The RecNo field is required.")
 		bad(`{"lastName":`, 406, "Error deserializing Json")

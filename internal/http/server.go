@@ -17,6 +17,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/metrics"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // Pinger reports whether the database answers and is current (for /readyz).
@@ -43,11 +44,16 @@ type Config struct {
 type Server struct {
 	personHandlers // person.go: the person services
 	searchHandlers // search.go: the search services
+	lookupHandlers // tag.go: tag definitions and affiliations
 
-	Login   *wayfarer.LoginService
-	DB      Pinger
-	Metrics *metrics.Metrics // nil: none recorded, /metrics answers 404
-	Config  Config
+	Login *wayfarer.LoginService
+	// OperatorAdmin serves the admin domain's routes; Operators records
+	// what operators do inside agencies (docs/operators.md).
+	OperatorAdmin *wayfarer.OperatorAdmin
+	Operators     *wayfarer.OperatorService
+	DB            Pinger
+	Metrics       *metrics.Metrics // nil: none recorded, /metrics answers 404
+	Config        Config
 
 	log    *slog.Logger
 	router router
@@ -68,7 +74,7 @@ func (s *Server) routes() {
 	rt := &s.router
 	rt.add("POST", "/login", s.handleLogin)
 	rt.add("GET", "/login/{alias}", s.handleLoginBasic)
-	rt.add("GET", "/login", s.handleLoginNoAlias) // GET /login, /login/: 404, empty
+	rt.add("GET", "/login", s.handleLoginNoAlias) // GET /login and GET /login/ (no alias): 404, empty
 	rt.add("GET", "/logout", s.authed(wayfarer.MethodIdentityToken, s.handleLogout))
 	rt.add("GET", "/refreshIdentityToken", s.authed(wayfarer.MethodIdentityToken, s.handleRefresh))
 	rt.add("GET", "/version", s.handleVersion)
@@ -77,6 +83,21 @@ func (s *Server) routes() {
 	rt.add("GET", "/person/{recNo}/attachment/{attachmentRecNo}", s.authed(wayfarer.MethodPerson, s.handleAttachmentFile))
 	rt.addLimited("POST", "/person", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePerson))
 	rt.addLimited("POST", "/person/refresh", s.saveBodyLimit, s.authed(wayfarer.MethodPerson, s.handleSavePersonRefresh))
+	rt.add("POST", "/branchSearch", s.authed(wayfarer.MethodBranchSearch, s.flatSearch(wayfarer.BranchSearchCatalog, wire.DecodeBranchSearch)))
+	rt.add("GET", "/branch/{recNo}", s.authed(wayfarer.MethodBranch, s.handleLoadBranch))
+	rt.add("POST", "/profileSearch", s.authed(wayfarer.MethodProfileSearch, s.flatSearch(wayfarer.ProfileSearchCatalog, wire.DecodeProfileSearch)))
+	rt.add("POST", "/appUserSearch", s.authed(wayfarer.MethodAppUserSearch, s.flatSearch(wayfarer.AppUserSearchCatalog, wire.DecodeAppUserSearch)))
+	rt.add("POST", "/tagSearch", s.authed(wayfarer.MethodTagSearch, s.flatSearch(wayfarer.TagSearchCatalog, wire.DecodeTagSearch)))
+	rt.add("GET", "/tag/{recNo}", s.authed(wayfarer.MethodTag, s.handleLoadTag))
+	rt.add("POST", "/tag", s.authed(wayfarer.MethodTag, s.handleSaveTag))
+	rt.add("POST", "/tag/refresh", s.authed(wayfarer.MethodTag, s.handleSaveTagRefresh))
+	rt.add("GET", "/affiliation/{recNo}", s.authed(wayfarer.MethodAffiliation, s.handleLoadAffiliation))
+	rt.add("GET", "/admin/agencies", s.authed(wayfarer.MethodAdmin, s.handleAdminAgencies))
+	rt.add("POST", "/admin/agency/{alias}/enable", s.authed(wayfarer.MethodAdmin, s.handleAdminAgencyStatus(wayfarer.AgencyActive)))
+	rt.add("POST", "/admin/agency/{alias}/disable", s.authed(wayfarer.MethodAdmin, s.handleAdminAgencyStatus(wayfarer.AgencyDisabled)))
+	rt.add("GET", "/admin/agency/{alias}/users", s.authed(wayfarer.MethodAdmin, s.handleAdminUsers))
+	rt.add("POST", "/admin/agency/{alias}/user", s.authed(wayfarer.MethodAdmin, s.handleAdminCreateUser))
+	rt.add("POST", "/admin/agency/{alias}/user/{userName}/unlock", s.authed(wayfarer.MethodAdmin, s.handleAdminUnlockUser))
 	rt.add("GET", "/healthz", s.handleHealth)
 	rt.add("GET", "/readyz", s.handleReady)
 }
@@ -84,9 +105,10 @@ func (s *Server) routes() {
 // requestLog collects what the access log line reports beyond the basics;
 // handlers fill it as they learn it.
 type requestLog struct {
-	alias  string // the agency, once known
-	user   string // the user, once authenticated
-	status int
+	alias    string // the agency, once known
+	user     string // the agency's user, once authenticated
+	operator string // the host operator whose session made the request (docs/operators.md)
+	status   int
 }
 
 type logKey struct{}
@@ -149,7 +171,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.Metrics.Request(route, method, rl.status, took)
 		s.log.InfoContext(ctx, "request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
 			"duration_ms", float64(took.Microseconds())/1000, "route", route, "client", clientIP(r, s.Config.TrustedProxies),
-			"alias", rl.alias, "user", rl.user)
+			"alias", rl.alias, "user", rl.user, "operator", rl.operator)
 	}()
 
 	h := sw.Header()
@@ -221,7 +243,15 @@ func (s *Server) authed(method string, h handlerFunc) handlerFunc {
 			return err
 		}
 		rl := logOf(r.Context())
-		rl.alias, rl.user = sess.AgencyAlias, sess.UserName
+		rl.alias = sess.AgencyAlias
+		if sess.IsOperator() {
+			rl.operator = sess.UserName
+			if err := s.auditInAgency(r, sess); err != nil {
+				return err
+			}
+		} else {
+			rl.user = sess.UserName
+		}
 		ctx := context.WithValue(r.Context(), sessionKey{}, sess)
 		ctx = context.WithValue(ctx, claimsKey{}, claims)
 		if err := h(w, r.WithContext(ctx)); err != nil {
@@ -232,6 +262,31 @@ func (s *Server) authed(method string, h handlerFunc) handlerFunc {
 		}
 		return nil
 	}
+}
+
+// auditInAgency records a request an operator makes inside an agency
+// before it runs: no action of an operator there goes unrecorded (the
+// access log line carries its outcome, with the operator's name). The
+// admin domain's routes record themselves, with what they did.
+func (s *Server) auditInAgency(r *http.Request, sess *wayfarer.Session) error {
+	if sess.IsAdminDomain() || s.Operators == nil {
+		return nil
+	}
+	return s.Operators.Record(r.Context(), sess, r.Method+" "+routeName(r), loggedPath(r), "")
+}
+
+// routeName is the request's path without the 1.8.1 base path and path
+// parameters' values: what kind of call it is ("/person/{recNo}" is
+// "/person"), for the audit's action.
+func routeName(r *http.Request) string {
+	segs := split(r.URL.Path)
+	if len(segs) > 0 && strings.EqualFold(segs[0], base181) {
+		segs = segs[1:]
+	}
+	if len(segs) > 0 {
+		return "/" + segs[0]
+	}
+	return "/"
 }
 
 func sessionOf(r *http.Request) *wayfarer.Session {

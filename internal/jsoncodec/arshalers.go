@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
@@ -74,8 +75,40 @@ var unmarshalers = json.JoinUnmarshalers(
 		return formError(err, fileDataType)
 	}),
 	json.UnmarshalFromFunc(unmarshalAny),
+	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, s *contract.ShortSet) error {
+		return oneOrMany(dec, (*[]int16)(s), false)
+	}),
+	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, s *contract.StatusSet) error {
+		return oneOrMany(dec, (*[]int16)(s), true)
+	}),
 	refuseNull[int](), refuseNull[int16](), refuseNull[int32](), refuseNull[int64](), refuseNull[bool](),
 )
+
+// oneOrMany reads a short<short> parameter: an array as any array, or one
+// number as an array of one; with bools, true as [1] and false as [0]
+// (activeStatus: Active, Inactive). Anything else is the array's 406.
+func oneOrMany(dec *jsontext.Decoder, s *[]int16, bools bool) error {
+	switch k := dec.PeekKind(); {
+	case k == '0':
+		var v int16
+		if err := json.UnmarshalDecode(dec, &v); err != nil {
+			return err
+		}
+		*s = []int16{v}
+		return nil
+	case bools && (k == 't' || k == 'f'):
+		var v bool
+		if err := json.UnmarshalDecode(dec, &v); err != nil {
+			return err
+		}
+		*s = []int16{0}
+		if v {
+			*s = []int16{1}
+		}
+		return nil
+	}
+	return errors.ErrUnsupported
+}
 
 func optUnmarshaler[T comparable]() *json.Unmarshalers {
 	return json.UnmarshalFromFunc(unmarshalOpt[*wayfarer.Opt[T]])

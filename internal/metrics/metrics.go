@@ -28,7 +28,7 @@ type Metrics struct {
 	latency  *prometheus.HistogramVec // route, method
 	logins   *prometheus.CounterVec   // result code
 	lockouts prometheus.Counter
-	searches *prometheus.CounterVec   // format, outcome
+	searches *prometheus.CounterVec   // kind, format, outcome
 	queries  *prometheus.HistogramVec // outcome
 	vault    *prometheus.CounterVec   // operation, outcome
 }
@@ -58,8 +58,8 @@ func New() *Metrics {
 	})
 	m.searches = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "wayfarer_searches_total",
-		Help: "Person searches by answer format (json, csv) and outcome (rows, empty, error).",
-	}, []string{"format", "outcome"})
+		Help: "Searches by kind (person, or the look-up's method), answer format (json, csv) and outcome (rows, empty, error).",
+	}, []string{"kind", "format", "outcome"})
 	m.queries = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "wayfarer_db_query_duration_seconds", Buckets: latencyBuckets,
 		Help: "Database work of one store call serving a request, by outcome (ok, error, timeout).",
@@ -113,13 +113,13 @@ func (m *Metrics) Login(code int) {
 	}
 }
 
-// Search records a person search: format "json" or "csv", outcome
-// "rows", "empty" or "error".
-func (m *Metrics) Search(format, outcome string) {
+// Search records a search: kind "person" or a look-up's method (a fixed
+// set), format "json" or "csv", outcome "rows", "empty" or "error".
+func (m *Metrics) Search(kind, format, outcome string) {
 	if m == nil {
 		return
 	}
-	m.searches.WithLabelValues(format, outcome).Inc()
+	m.searches.WithLabelValues(kind, format, outcome).Inc()
 }
 
 // Query records the database work of one store call; outcome is "ok",

@@ -57,7 +57,8 @@ func (db *DB) ListAgencies(ctx context.Context) ([]wayfarer.Agency, error) {
 
 // CreateBranch inserts a branch.
 func (db *DB) CreateBranch(ctx context.Context, agencyID int64, name string) (int64, error) {
-	return db.insertID(ctx, `INSERT INTO branch (agency_id, name) VALUES (?, ?)`, agencyID, name)
+	now := ts(time.Now())
+	return db.insertID(ctx, `INSERT INTO branch (agency_id, name, create_date_time, last_modified_date_time) VALUES (?, ?, ?, ?)`, agencyID, name, now, now)
 }
 
 // BranchByName finds a branch of an agency.
@@ -69,7 +70,9 @@ func (db *DB) BranchByName(ctx context.Context, agencyID int64, name string) (in
 
 // CreateProfile inserts an advisor or client profile.
 func (db *DB) CreateProfile(ctx context.Context, agencyID int64, typ int, name string, branchID *int64) (int64, error) {
-	return db.insertID(ctx, `INSERT INTO profile (agency_id, type, name, branch_id) VALUES (?, ?, ?, ?)`, agencyID, typ, name, branchID)
+	now := ts(time.Now())
+	return db.insertID(ctx, `INSERT INTO profile (agency_id, type, name, branch_id, create_date_time, last_modified_date_time) VALUES (?, ?, ?, ?, ?, ?)`,
+		agencyID, typ, name, branchID, now, now)
 }
 
 // ProfileByName finds a profile of a type by name.
@@ -83,10 +86,12 @@ func (db *DB) ProfileByName(ctx context.Context, agencyID int64, typ int, name s
 // CreateUser inserts an app user with its permissions, in one transaction.
 func (db *DB) CreateUser(ctx context.Context, u wayfarer.NewUser) (id int64, err error) {
 	err = db.Tx(ctx, func(tx *sql.Tx) error {
+		now := ts(time.Now())
 		if err := tx.QueryRowContext(ctx, db.q(`INSERT INTO app_user (agency_id, user_name, user_name_key, type, enabled, password_hash,
-			non_expiring_password, password_last_modified, branch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rec_no`),
+			non_expiring_password, password_last_modified, branch_id, name, email, create_date_time, last_modified_date_time)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rec_no`),
 			u.AgencyID, u.UserName, wayfarer.NormalizeUserName(u.UserName), u.Type, u.Enabled, u.PasswordHash,
-			u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID).Scan(&id); err != nil {
+			u.NonExpiringPassword, ts(u.PasswordSetAt), u.BranchID, nullString(u.Name), nullString(u.Email), now, now).Scan(&id); err != nil {
 			return err
 		}
 		set := map[wayfarer.Area]wayfarer.Permission{}
@@ -216,4 +221,12 @@ func (db *DB) LinkUserAdvisor(ctx context.Context, agencyID, userID, profileID i
 func (db *DB) UnlinkUserAdvisor(ctx context.Context, agencyID, userID, profileID int64) error {
 	return db.changeUser(ctx, agencyID, userID, true, false,
 		`DELETE FROM app_user_advisor WHERE agency_id = ? AND app_user_id = ? AND profile_id = ?`, agencyID, userID, profileID)
+}
+
+// nullString stores "" as null.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -102,7 +102,16 @@ func pgWaitNotification(ctx context.Context, conn *sql.Conn) error {
 		if !ok {
 			return fmt.Errorf("LISTEN needs a pgx connection, not %T", dc)
 		}
-		_, err := c.Conn().WaitForNotification(ctx)
+		// An idle LISTEN has no statement for the pool's cancel request to
+		// stop, so ending ctx would leave the wait until the one-second
+		// deadline of postgres.OpenHandle. Closing the socket ends it at
+		// once; the caller discards the connection afterwards.
+		stop := context.AfterFunc(ctx, func() { _ = c.Conn().PgConn().Conn().Close() })
+		defer stop()
+		_, err := c.Conn().WaitForNotification(context.WithoutCancel(ctx))
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return err
 	})
 }

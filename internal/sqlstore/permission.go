@@ -19,19 +19,29 @@ type execer interface {
 // writePermissions sets the bits of the areas in set for one user: a row
 // per area with bits, none for an area without.
 func (db *DB) writePermissions(ctx context.Context, tx execer, agencyID, userID int64, set map[wayfarer.Area]wayfarer.Permission) error {
+	return db.writeAreaBits(ctx, tx, set,
+		`DELETE FROM app_user_permission WHERE agency_id = ? AND app_user_id = ? AND area = ?`,
+		`INSERT INTO app_user_permission (agency_id, app_user_id, area, bits) VALUES (?, ?, ?, ?)
+			ON CONFLICT (agency_id, app_user_id, area) DO UPDATE SET bits = excluded.bits`,
+		agencyID, userID)
+}
+
+// writeAreaBits writes the areas of set into a table of bits per area
+// (app_user_permission, operator_grant): del removes the row of an area
+// without bits (args: keys..., area), upsert writes the others (keys...,
+// area, bits).
+func (db *DB) writeAreaBits(ctx context.Context, tx execer, set map[wayfarer.Area]wayfarer.Permission, del, upsert string, keys ...any) error {
 	for _, a := range wayfarer.Areas() { // one order, whatever the map's
 		bits, ok := set[a]
 		if !ok {
 			continue
 		}
+		args := append(append([]any{}, keys...), a.String())
 		var err error
 		if bits == 0 {
-			_, err = tx.ExecContext(ctx, db.q(`DELETE FROM app_user_permission WHERE agency_id = ? AND app_user_id = ? AND area = ?`),
-				agencyID, userID, a.String())
+			_, err = tx.ExecContext(ctx, db.q(del), args...)
 		} else {
-			_, err = tx.ExecContext(ctx, db.q(`INSERT INTO app_user_permission (agency_id, app_user_id, area, bits) VALUES (?, ?, ?, ?)
-				ON CONFLICT (agency_id, app_user_id, area) DO UPDATE SET bits = excluded.bits`),
-				agencyID, userID, a.String(), bits)
+			_, err = tx.ExecContext(ctx, db.q(upsert), append(args, bits)...)
 		}
 		if err != nil {
 			return err

@@ -35,8 +35,8 @@ func (db *DB) revokingTx(ctx context.Context, fn func(tx *sql.Tx, revoke func(wa
 		}
 		return fn(tx, func(r wayfarer.Revocation) error {
 			_, err := tx.ExecContext(ctx, db.q(
-				`INSERT INTO session_revocation (agency_id, app_user_id, token_id, created_at) VALUES (?, ?, ?, ?)`),
-				r.AgencyID, nullID(r.UserID), nullID(r.TokenID), ts(time.Now()))
+				`INSERT INTO session_revocation (agency_id, app_user_id, token_id, operator_id, created_at) VALUES (?, ?, ?, ?, ?)`),
+				r.AgencyID, nullID(r.UserID), nullID(r.TokenID), nullID(r.OperatorID), ts(time.Now()))
 			if err == nil {
 				revs = append(revs, r)
 			}
@@ -70,7 +70,7 @@ func (db *DB) LastRevocation(ctx context.Context) (int64, error) {
 // and the sequence number of the last one (seq when none).
 func (db *DB) RevocationsSince(ctx context.Context, seq int64, limit int) ([]wayfarer.Revocation, int64, error) {
 	rows, err := db.primary.QueryContext(ctx, db.q(
-		`SELECT seq, agency_id, app_user_id, token_id FROM session_revocation WHERE seq > ? ORDER BY seq LIMIT ?`), seq, limit)
+		`SELECT seq, agency_id, app_user_id, token_id, operator_id FROM session_revocation WHERE seq > ? ORDER BY seq LIMIT ?`), seq, limit)
 	if err != nil {
 		return nil, seq, err
 	}
@@ -78,11 +78,11 @@ func (db *DB) RevocationsSince(ctx context.Context, seq int64, limit int) ([]way
 	var out []wayfarer.Revocation
 	for rows.Next() {
 		var r wayfarer.Revocation
-		var user, token sql.NullInt64
-		if err := rows.Scan(&seq, &r.AgencyID, &user, &token); err != nil {
+		var user, token, operator sql.NullInt64
+		if err := rows.Scan(&seq, &r.AgencyID, &user, &token, &operator); err != nil {
 			return nil, 0, err
 		}
-		r.UserID, r.TokenID = user.Int64, token.Int64
+		r.UserID, r.TokenID, r.OperatorID = user.Int64, token.Int64, operator.Int64
 		out = append(out, r)
 	}
 	return out, seq, rows.Err()

@@ -13,17 +13,7 @@ import (
 
 // searchWhere is every condition on the persons: agency, scope, filters.
 func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []Expr {
-	w := []Expr{E("p.agency_id = ?", sc.AgencyID)}
-	if sc.OnlySelf {
-		w = append(w, In("p.advisor_profile_id", sc.AdvisorIDs)) // no advisors: false
-	}
-	if sc.OnlyBranch {
-		if sc.BranchID == nil {
-			w = append(w, exprFalse)
-		} else {
-			w = append(w, E("p.branch_id = ?", *sc.BranchID))
-		}
-	}
+	w := append([]Expr{E("p.agency_id = ?", sc.AgencyID)}, scopeConds(sc, "p.branch_id", "p.advisor_profile_id")...)
 	w = append(w,
 		NumCond("p.rec_no", c.RecNo),
 		StringCond(d, "p.last_name", c.LastName),
@@ -134,7 +124,7 @@ func searchOrder(d Dialect, c *wayfarer.SearchCriteria) []string {
 }
 
 func orderKey(d Dialect, key string) string {
-	if key == "p.rec_no" {
+	if key == "p.rec_no" || key == "rec_no" {
 		return key
 	}
 	return key + d.NullsFirst()
@@ -152,6 +142,10 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 	d := db.Dialect
 	var cols []Expr
 	for i, col := range c.Columns {
+		if col.Extended != nil {
+			cols = append(cols, extendedColumnExpr(d, col, i))
+			continue
+		}
 		expr := searchColumnSQL(d, col.Name)
 		if expr == "" || (col.Lookup && c.SkipLookup) {
 			expr = "NULL"
@@ -164,8 +158,15 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		Joins:   searchJoins(d, c),
 		Where:   searchWhere(d, sc, c, opt),
 	}
-	order := searchOrder(d, c)
+	return pagedQuery(d, base, searchOrder(d, c), orderKey, &c.BaseCriteria)
+}
 
+// pagedQuery orders and pages a search's base statement, whose selected
+// expressions are named s0, s1, ... in c.Columns order, by order (its keys
+// rendered by key: the last is unique, so the order is total); with
+// distinct, it groups the rows on every shown column and orders the groups
+// by their first row and then by the columns.
+func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string) string, c *wayfarer.BaseCriteria) searchQuery {
 	// Paging: topRows caps the whole result, startingRow and rowCount pick
 	// the page within it.
 	var limit *int64
@@ -181,7 +182,7 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 	if !c.Distinct {
 		rows := base
 		for _, k := range order {
-			rows.OrderBy = append(rows.OrderBy, E(orderKey(d, k)))
+			rows.OrderBy = append(rows.OrderBy, E(key(d, k)))
 		}
 		rows.Limit, rows.Offset = limit, c.StartingRow
 		cnt := base
@@ -189,8 +190,6 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		return searchQuery{rows: rows, count: cnt.Expr()}
 	}
 
-	// distinct: group the rows on every shown column; order the groups by
-	// their first person and then by the columns, so the order is total.
 	inner := base
 	var outerCols, group, outerOrder []Expr
 	for i, k := range order {
@@ -216,26 +215,44 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 // SearchPersons runs a person search within the scope.
 // Its database work is bounded by the query time limit (timeout.go).
 func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (_ *wayfarer.SearchResult, err error) {
-	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
-	if c.TopRows > 0 && c.StartingRow >= c.TopRows {
-		if c.HasColumn("summaryCount") {
-			res.Total = 0 // no row to carry it
-		}
+	if res := pastTopRows(&c.BaseCriteria); res != nil {
 		return res, nil
 	}
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	handle := db.Reader(c.ReadOnlyIntent)
+	if err := db.checkExtendedColumns(ctx, handle, sc.AgencyID, c.Columns); err != nil {
+		return nil, err
+	}
 	opt, err := db.searchOptions(ctx, handle, sc, c)
 	if err != nil {
 		return nil, err
 	}
-	q := db.buildSearch(sc, c, opt)
+	return db.runSearch(ctx, handle, "person search", db.buildSearch(sc, c, opt), &c.BaseCriteria)
+}
+
+// pastTopRows is the empty answer of a page that starts at or past topRows.
+func pastTopRows(c *wayfarer.BaseCriteria) *wayfarer.SearchResult {
+	if c.TopRows <= 0 || c.StartingRow < c.TopRows {
+		return nil
+	}
+	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
+	if c.HasColumn("summaryCount") {
+		res.Total = 0 // no row to carry it
+	}
+	return res
+}
+
+// runSearch runs a search's statement (prepared once, through the
+// statement cache) and, when summaryCount is asked, its count in the same
+// snapshot, filling summaryCount in every row. ctx is already bounded.
+func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q searchQuery, c *wayfarer.BaseCriteria) (*wayfarer.SearchResult, error) {
+	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 	needCount := c.HasColumn("summaryCount")
 	query, args := q.rows.Build(db.Dialect)
 	st, release, err := preparedStmts.get(ctx, handle, query)
 	if err != nil {
-		return nil, fmt.Errorf("person search: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer release()
 	var tx *sql.Tx
@@ -248,13 +265,13 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		}
 		defer tx.Rollback()
 		if err := db.limitTx(ctx, tx); err != nil {
-			return nil, fmt.Errorf("person search: %w", err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		st = tx.StmtContext(ctx, st)
 	}
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, fmt.Errorf("person search: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
 	n := len(c.Columns)
@@ -265,26 +282,26 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("person search: %w", err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		row := make(wayfarer.SearchRow, n)
 		for i, col := range c.Columns {
 			v, err := searchValue(col, raw[i])
 			if err != nil {
-				return nil, fmt.Errorf("person search: column %s: %w", col.Name, err)
+				return nil, fmt.Errorf("%s: column %s: %w", what, col.Name, err)
 			}
 			row[i] = v
 		}
 		res.Rows = append(res.Rows, row)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("person search: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	rows.Close()
 	if needCount && len(res.Rows) > 0 {
 		cq := db.Dialect.Rebind(q.count.SQL)
 		if err := tx.QueryRowContext(ctx, cq, q.count.Args...).Scan(&res.Total); err != nil {
-			return nil, fmt.Errorf("person search count: %w", err)
+			return nil, fmt.Errorf("%s count: %w", what, err)
 		}
 		if c.TopRows > 0 && res.Total > c.TopRows {
 			res.Total = c.TopRows

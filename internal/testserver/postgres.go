@@ -35,12 +35,22 @@ func postgresURL() string {
 	return ""
 }
 
-func freshPostgres(t testing.TB) string { t.Helper(); return FreshPostgres(t) }
-
 // FreshPostgres creates an empty database of its own for one test on the
 // server WAYFARER_TEST_POSTGRES_URL names, returns its URL and drops it when
 // the test ends. Without a server the test is skipped, or fails under CI=true.
 func FreshPostgres(t testing.TB) string {
+	t.Helper()
+	return newPostgres(t, false)
+}
+
+// seededPostgres is FreshPostgres with the database a copy of this
+// process's migrated and seeded template (template.go).
+func seededPostgres(t testing.TB) string {
+	t.Helper()
+	return newPostgres(t, true)
+}
+
+func newPostgres(t testing.TB, seeded bool) string {
 	t.Helper()
 	admin := postgresURL()
 	unavailable := func(format string, args ...any) {
@@ -71,9 +81,17 @@ func FreshPostgres(t testing.TB) string {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
 	name := fmt.Sprintf("wayfarer_test_%d_%s", os.Getpid(), hex.EncodeToString(rnd[:]))
-	// template0: nothing copied from template1, and no clash with other
-	// sessions connected to it.
-	if _, err := db.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE template0 ENCODING 'UTF8'`); err != nil {
+	if seeded {
+		tpl, err := postgresTemplate(ctx, db, u)
+		if err != nil {
+			t.Fatalf("postgres template: %v", err)
+		}
+		if err := createFromTemplate(ctx, t, db, name, tpl); err != nil {
+			t.Fatalf("create database %s: %v", name, err)
+		}
+	} else if _, err := db.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE template0 ENCODING 'UTF8'`); err != nil {
+		// template0: nothing copied from template1, and no clash with
+		// other sessions connected to it.
 		t.Fatalf("create database %s: %v", name, err)
 	}
 	t.Cleanup(func() {

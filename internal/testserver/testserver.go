@@ -98,24 +98,37 @@ const TestCardKeys = `{"format":"wayfarer-card-keys/1","keyIds":[{"id":"test1","
 // Start runs an instance until the test ends.
 func Start(t testing.TB, opt Options) *Server {
 	t.Helper()
-	s := &Server{Clock: NewClock(time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)), Logs: &Logs{}, Engine: opt.Engine}
+	s := &Server{Clock: NewClock(templateClock), Logs: &Logs{}, Engine: opt.Engine}
 	if s.Engine == "" {
 		s.Engine = "sqlite"
 	}
+	cfg := app.Config{PasswordParams: CheapPasswords, CardKeys: TestCardKeys, BuildVersion: "test"}
+	if opt.Config != nil {
+		opt.Config(&cfg)
+	}
+	// A new database starts as a copy of the seeded template when the
+	// instance would seed the same data (template.go).
+	seeded := opt.DB == "" && templateFits(cfg)
 	switch {
 	case opt.DB != "":
 		s.DBPath = opt.DB
 	case s.Engine == "sqlite":
 		s.DBPath = filepath.Join(t.TempDir(), "wayfarer.db")
+		if seeded {
+			if err := sqliteFromTemplate(s.DBPath); err != nil {
+				t.Fatal(err)
+			}
+		}
 	case s.Engine == "postgres":
-		s.DBPath = freshPostgres(t)
+		if seeded {
+			s.DBPath = seededPostgres(t)
+		} else {
+			s.DBPath = FreshPostgres(t)
+		}
 	default:
 		t.Fatalf("unknown engine %q", s.Engine)
 	}
-	cfg := app.Config{DB: s.DBPath, PasswordParams: CheapPasswords, CardKeys: TestCardKeys, BuildVersion: "test"}
-	if opt.Config != nil {
-		opt.Config(&cfg)
-	}
+	cfg.DB = s.DBPath
 	log := slog.New(slog.NewTextHandler(s.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx := context.Background()
 	a, err := app.Open(ctx, cfg, log, s.Clock)
@@ -123,8 +136,10 @@ func Start(t testing.TB, opt Options) *Server {
 		t.Fatalf("open app: %v", err)
 	}
 	s.App = a
-	if err := demo.Seed(ctx, a.Admin, a.DB); err != nil {
-		t.Fatalf("seed: %v", err)
+	if !seeded {
+		if err := demo.Seed(ctx, a.Admin, a.DB); err != nil {
+			t.Fatalf("seed: %v", err)
+		}
 	}
 	if opt.Seed != nil {
 		if err := opt.Seed(a); err != nil {

@@ -21,7 +21,8 @@ type claims struct {
 	ExpireDate      string `json:"expireDate"`
 	ExpireInterval  int    `json:"expireInterval"`
 	AgencyRecNo     int64  `json:"agencyRecNo"`
-	AppUserRecNo    int64  `json:"appUserRecNo"`
+	AppUserRecNo    *int64 `json:"appUserRecNo"`   // null in an operator's token, as the reference's
+	AdminUserRecNo  *int64 `json:"adminUserRecNo"` // the host operator (docs/operators.md); null in a user's
 	UserName        string `json:"userName"`
 	Alias           string `json:"alias"`
 	TokenRecNo      int64  `json:"tokenRecNo"`
@@ -58,7 +59,8 @@ func (c *Codec) Sign(tc wayfarer.TokenClaims) (string, error) {
 		ExpireDate:      tc.ExpiresAt.UTC().Format(time.RFC3339),
 		ExpireInterval:  expireInterval(tc.ExpiresAt.Sub(tc.IssuedAt)),
 		AgencyRecNo:     tc.AgencyID,
-		AppUserRecNo:    tc.UserID,
+		AppUserRecNo:    idOrNull(tc.UserID),
+		AdminUserRecNo:  idOrNull(tc.OperatorID),
 		UserName:        tc.UserName,
 		Alias:           tc.Alias,
 		TokenRecNo:      tc.TokenID,
@@ -113,14 +115,30 @@ func (c *Codec) verify(s string) (*wayfarer.TokenClaims, error) {
 	default:
 		return nil, wayfarer.TokenError(contract.CodeTokenInvalid, "Invalid identity token")
 	}
-	if cl.TokenRecNo == 0 || cl.AgencyRecNo == 0 {
+	user, operator := valueOf(cl.AppUserRecNo), valueOf(cl.AdminUserRecNo)
+	// A user's token names an agency; an operator's may not (the admin domain).
+	if cl.TokenRecNo == 0 || (cl.AgencyRecNo == 0 && operator == 0) || (user != 0 && operator != 0) {
 		return nil, wayfarer.TokenError(contract.CodeTokenInvalid, "Invalid identity token")
 	}
 	return &wayfarer.TokenClaims{
-		TokenID: cl.TokenRecNo, AgencyID: cl.AgencyRecNo, UserID: cl.AppUserRecNo,
+		TokenID: cl.TokenRecNo, AgencyID: cl.AgencyRecNo, UserID: user, OperatorID: operator,
 		UserName: cl.UserName, Alias: cl.Alias, AppName: cl.AppName, ClientIP: cl.ClientIPAddress,
 		IssuedAt: cl.IssuedAt.Time, ExpiresAt: cl.ExpiresAt.Time,
 	}, nil
+}
+
+func idOrNull(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+func valueOf(id *int64) int64 {
+	if id == nil {
+		return 0
+	}
+	return *id
 }
 
 // headerAlg reads the alg of a three-segment token without trusting it.

@@ -115,3 +115,34 @@ func TestVerifiedTokensStayBounded(t *testing.T) {
 		}
 	}
 }
+
+// An operator's token (docs/operators.md) carries adminUserRecNo and a null
+// appUserRecNo, as the reference's recorded one; in the admin domain its
+// agencyRecNo is 0. A token naming both a user and an operator is invalid.
+func TestOperatorClaims(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	c := NewCodec([]byte("0123456789abcdef0123456789abcdef"), func() time.Time { return now })
+	for _, agency := range []int64{0, 3} {
+		s, err := c.Sign(wayfarer.TokenClaims{TokenID: 7, AgencyID: agency, OperatorID: 22, UserName: "ops", IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Verify(s)
+		if err != nil || got.OperatorID != 22 || got.UserID != 0 || got.AgencyID != agency {
+			t.Fatalf("agency %d: %+v %v", agency, got, err)
+		}
+		payload, _ := base64.RawURLEncoding.DecodeString(strings.Split(s, ".")[1])
+		if !strings.Contains(string(payload), `"appUserRecNo":null`) || !strings.Contains(string(payload), `"adminUserRecNo":22`) {
+			t.Fatalf("claims %s", payload)
+		}
+	}
+	s, _ := c.Sign(wayfarer.TokenClaims{TokenID: 7, AgencyID: 0, UserID: 9, IssuedAt: now, ExpiresAt: now.Add(time.Hour)})
+	if _, err := c.Verify(s); code(t, err) != contract.CodeTokenInvalid {
+		t.Fatal("a user's token without an agency verified")
+	}
+	both, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{AgencyRecNo: 3, AppUserRecNo: idOrNull(9), AdminUserRecNo: idOrNull(22), TokenRecNo: 7,
+		RegisteredClaims: jwt.RegisteredClaims{ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour))}}).SignedString([]byte("0123456789abcdef0123456789abcdef"))
+	if _, err := c.Verify(both); code(t, err) != contract.CodeTokenInvalid {
+		t.Fatal("a token of a user and an operator verified")
+	}
+}

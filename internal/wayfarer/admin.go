@@ -3,10 +3,11 @@ package wayfarer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/wayfarerhq/wayfarer/client/contract"
 )
 
 // Profile types: advisors serve persons; client profiles group them.
@@ -22,6 +23,8 @@ const MaxUserNameLength = 64
 type NewUser struct {
 	AgencyID            int64
 	UserName            string
+	Name                string // shown in pickers (appUserSearch); "" is none
+	Email               string // "" is none
 	Type                UserType
 	BranchID            *int64
 	Perms               Permissions
@@ -74,20 +77,31 @@ type AdminService struct {
 
 var aliasPattern = regexp.MustCompile(`^[A-Z0-9_-]{1,32}$`)
 
+// adminInvalid and adminNotFound are the refusals of the admin rules: the
+// caller's input, never the store's failure. The command line prints their
+// message; the operators' admin API answers them 400/407 and 404/601.
+func adminInvalid(format string, args ...any) error {
+	return Errorf(KindInvalid, contract.CodeInvalidValue, MethodAdmin, format, args...)
+}
+
+func adminNotFound(format string, args ...any) error {
+	return Errorf(KindNotFound, contract.CodeRecordNotFound, MethodAdmin, format, args...)
+}
+
 // CreateAgency creates an agency with a valid, unused alias.
 func (s *AdminService) CreateAgency(ctx context.Context, alias, name string, status AgencyStatus, maxPasswordAgeDays int) (int64, error) {
 	alias = NormalizeAlias(alias)
 	if !aliasPattern.MatchString(alias) {
-		return 0, fmt.Errorf("alias %q: use 1 to 32 letters, digits, '-' or '_'", alias)
+		return 0, adminInvalid("alias %q: use 1 to 32 letters, digits, '-' or '_'", alias)
 	}
 	if _, err := s.Auth.AgencyByAlias(ctx, alias); err == nil {
-		return 0, fmt.Errorf("agency %s already exists", alias)
+		return 0, adminInvalid("agency %s already exists", alias)
 	}
 	if strings.TrimSpace(name) == "" {
 		name = alias
 	}
 	if maxPasswordAgeDays < 0 {
-		return 0, errors.New("max password age must not be negative")
+		return 0, adminInvalid("max password age must not be negative")
 	}
 	return s.Store.CreateAgency(ctx, Agency{Alias: alias, Name: name, Status: status, MaxPasswordAgeDays: maxPasswordAgeDays})
 }
@@ -96,7 +110,7 @@ func (s *AdminService) CreateAgency(ctx context.Context, alias, name string, sta
 func (s *AdminService) Agency(ctx context.Context, alias string) (*Agency, error) {
 	a, err := s.Auth.AgencyByAlias(ctx, alias)
 	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("no agency with alias %q", alias)
+		return nil, adminNotFound("no agency with alias %q", alias)
 	}
 	return a, err
 }
@@ -105,7 +119,7 @@ func (s *AdminService) Agency(ctx context.Context, alias string) (*Agency, error
 func (s *AdminService) User(ctx context.Context, agencyID int64, name string) (*User, error) {
 	u, err := s.Auth.UserByName(ctx, agencyID, name)
 	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("no user %q in this agency", name)
+		return nil, adminNotFound("no user %q in this agency", name)
 	}
 	return u, err
 }
@@ -113,10 +127,10 @@ func (s *AdminService) User(ctx context.Context, agencyID int64, name string) (*
 // CheckPassword is the minimum a new password must meet.
 func CheckPassword(pw string) error {
 	if len(pw) < 8 {
-		return errors.New("password must be at least 8 characters")
+		return adminInvalid("password must be at least 8 characters")
 	}
 	if len(pw) > 256 {
-		return errors.New("password must be at most 256 characters")
+		return adminInvalid("password must be at most 256 characters")
 	}
 	return nil
 }
@@ -126,10 +140,10 @@ func CheckPassword(pw string) error {
 func (s *AdminService) CreateUser(ctx context.Context, u NewUser, password string) (int64, error) {
 	u.UserName = strings.TrimSpace(u.UserName)
 	if u.UserName == "" || len(u.UserName) > MaxUserNameLength {
-		return 0, fmt.Errorf("user name must be 1 to %d characters", MaxUserNameLength)
+		return 0, adminInvalid("user name must be 1 to %d characters", MaxUserNameLength)
 	}
 	if _, err := s.Auth.UserByName(ctx, u.AgencyID, u.UserName); err == nil {
-		return 0, fmt.Errorf("user %q already exists in this agency", u.UserName)
+		return 0, adminInvalid("user %q already exists in this agency", u.UserName)
 	}
 	if password != "" {
 		if err := CheckPassword(password); err != nil {
@@ -140,6 +154,9 @@ func (s *AdminService) CreateUser(ctx context.Context, u NewUser, password strin
 			return 0, err
 		}
 		u.PasswordHash = h
+	}
+	if err := checkUserText(&u); err != nil {
+		return 0, err
 	}
 	u.PasswordSetAt = s.Clock.Now()
 	return s.Store.CreateUser(ctx, u)
@@ -162,11 +179,11 @@ func (s *AdminService) SetPassword(ctx context.Context, agencyID, userID int64, 
 // other areas keep theirs); the user's sessions end.
 func (s *AdminService) SetPermissions(ctx context.Context, u *User, set map[Area]Permission) error {
 	if len(set) == 0 {
-		return errors.New("no permission area given")
+		return adminInvalid("no permission area given")
 	}
 	for a := range set {
 		if !a.valid() {
-			return fmt.Errorf("unknown permission area %d", int(a))
+			return adminInvalid("unknown permission area %d", int(a))
 		}
 	}
 	return s.Store.SetUserPermissions(ctx, u.AgencyID, u.ID, set)
@@ -179,7 +196,7 @@ func (s *AdminService) SetBranch(ctx context.Context, u *User, branch string) er
 	if strings.TrimSpace(branch) != "" {
 		b, err := s.Store.BranchByName(ctx, u.AgencyID, branch)
 		if errors.Is(err, ErrNotFound) {
-			return fmt.Errorf("no branch %q", branch)
+			return adminNotFound("no branch %q", branch)
 		} else if err != nil {
 			return err
 		}
@@ -192,7 +209,7 @@ func (s *AdminService) SetBranch(ctx context.Context, u *User, branch string) er
 func (s *AdminService) advisor(ctx context.Context, agencyID int64, name string) (int64, error) {
 	id, err := s.Store.ProfileByName(ctx, agencyID, ProfileAdvisor, name)
 	if errors.Is(err, ErrNotFound) {
-		return 0, fmt.Errorf("no advisor profile %q", name)
+		return 0, adminNotFound("no advisor profile %q", name)
 	}
 	return id, err
 }

@@ -33,6 +33,11 @@ const (
 	MethodPerson        = "person"
 	MethodPersonSearch  = "personSearch"
 	MethodRequest       = "request"
+	MethodBranch        = "branch"
+	MethodBranchSearch  = "branchSearch"
+	MethodProfileSearch = "profileSearch"
+	MethodAppUserSearch = "appUserSearch"
+	MethodAdmin         = "admin" // agency and user administration (CLI, operators' admin API)
 )
 
 // Error is an error a client is meant to see: its Code and Message go out as

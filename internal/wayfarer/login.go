@@ -39,15 +39,16 @@ type PasswordHasher interface {
 
 // TokenClaims are the claims of an identity token, as the reference carries them.
 type TokenClaims struct {
-	TokenID   int64
-	AgencyID  int64
-	UserID    int64
-	UserName  string
-	Alias     string
-	AppName   string
-	ClientIP  string
-	IssuedAt  time.Time
-	ExpiresAt time.Time
+	TokenID    int64
+	AgencyID   int64 // 0 with OperatorID: the admin domain
+	UserID     int64 // 0 for an operator
+	OperatorID int64 // the reference's adminUserRecNo: a host operator's token
+	UserName   string
+	Alias      string
+	AppName    string
+	ClientIP   string
+	IssuedAt   time.Time
+	ExpiresAt  time.Time
 }
 
 // TokenCodec signs and verifies identity tokens. Verify checks signature,
@@ -76,6 +77,9 @@ type LoginService struct {
 	Hashing  *HashGate       // admits password checks
 	Failures *FailureLimiter // failed logins per client address
 	Sessions *SessionCache   // live sessions in memory
+	// Operators: host operators' logins (GET /login/: and /login/{alias}:,
+	// docs/operators.md); nil: those aliases are invalid, as any unknown one.
+	Operators *OperatorService
 }
 
 // LoginRequest is one login attempt.
@@ -83,6 +87,11 @@ type LoginRequest struct {
 	Alias, UserName, Password string
 	ClientVersion             string // from contract.ClientVersionHeader
 	ClientIP                  string // the client's address (docs/security.md: behind trusted proxies)
+	// NoCredentials: the request carried no credentials at all, the first
+	// leg of a client that sends them only when challenged (GET
+	// /login/{alias} without an Authorization header: docs/operators.md,
+	// "The Basic challenge").
+	NoCredentials bool
 }
 
 func loginError(code int, msg string) *Error {
@@ -106,13 +115,27 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (_ string, e
 	if ok, retry := s.Failures.Allow(client, now); !ok {
 		return "", loginThrottled(retry, "too many failed logins from this address")
 	}
+	challengeOnly := false
 	defer func() {
-		if e := AsError(err); err != nil && (e == nil || e.Kind != KindThrottled) {
+		if e := AsError(err); err != nil && !challengeOnly && (e == nil || e.Kind != KindThrottled) {
 			s.Failures.Fail(client, s.Clock.Now())
 		}
 	}()
 	if err := s.checkClientVersion(req.ClientVersion); err != nil {
 		return "", err
+	}
+	if req.NoCredentials {
+		// It tries no password: after the alias's answers (charged as
+		// always), the 101 of no credentials costs no check and no failure,
+		// so that a client logging in by challenge and response pays once.
+		if err := s.checkAlias(ctx, req.Alias); err != nil {
+			return "", err
+		}
+		challengeOnly = true
+		return "", loginError(contract.CodeInvalidCredentials, "Invalid Username/Password")
+	}
+	if alias, ok := OperatorAlias(req.Alias); ok && s.Operators != nil {
+		return s.operatorLogin(ctx, req, alias, client, now)
 	}
 	agency, err := s.activeAgency(ctx, req.Alias)
 	if err != nil {
@@ -124,38 +147,16 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (_ string, e
 	}
 	defer release()
 
-	badCredentials := loginError(contract.CodeInvalidCredentials, "Invalid Username/Password")
-	key := NormalizeUserName(req.UserName)
-	if key == "" || len(key) > MaxUserNameLength {
-		// Never a user's name: costs a check like any other, counts nowhere.
-		s.Hasher.Burn(req.Password)
-		return "", badCredentials
-	}
-	// The attempt is counted before its password is checked, and whether
-	// or not the name is a user's: parallel guesses cannot outrun the
-	// lockout, and the lockout does not tell which names exist.
-	attempt := LoginAttemptKey{AgencyID: agency.ID, NameKey: key, Client: client}
-	policy := s.Config.Lockout
-	err = s.Store.UpdateLoginCounters(ctx, attempt, func(all, addr *LoginCounter) error { return policy.Attempt(all, addr, now) })
-	if errors.Is(err, errLockedOut) {
-		return "", loginError(contract.CodeUserLocked, "User locked")
-	} else if err != nil {
-		return "", err
-	}
-	user, err := s.Store.UserByName(ctx, agency.ID, req.UserName)
-	if errors.Is(err, ErrNotFound) {
-		s.Hasher.Burn(req.Password) // costs what a known user's check costs
-		return "", badCredentials
-	} else if err != nil {
-		return "", err
-	}
-	if !s.Hasher.Verify(req.Password, user.PasswordHash) {
-		return "", badCredentials
-	}
-	if err := s.Store.UpdateLoginCounters(ctx, attempt, func(all, addr *LoginCounter) error {
-		policy.Succeeded(all, addr)
-		return nil
-	}); err != nil {
+	var user *User
+	err = s.checkPassword(ctx, agency.ID, req, client, now, func() (string, error) {
+		u, err := s.Store.UserByName(ctx, agency.ID, req.UserName)
+		if err != nil {
+			return "", err
+		}
+		user = u
+		return u.PasswordHash, nil
+	})
+	if err != nil {
 		return "", err
 	}
 	// Only a caller who knows the password learns the account's state.
@@ -178,6 +179,61 @@ func (s *LoginService) Login(ctx context.Context, req LoginRequest) (_ string, e
 		Alias: agency.Alias, AppName: s.Config.AppName, ClientIP: req.ClientIP,
 		IssuedAt: now, ExpiresAt: expires,
 	})
+}
+
+// checkPassword is the password check of every login, users' and
+// operators' alike, counted against the lockout of the name in counters
+// (an agency, or HostAgencyID for operator names). hash looks the name
+// up (ErrNotFound: nobody has it). It answers nil only for the right
+// password; a wrong one, or a name nobody has, is 101 and costs the same.
+func (s *LoginService) checkPassword(ctx context.Context, counters int64, req LoginRequest, client string, now time.Time,
+	hash func() (string, error)) error {
+	badCredentials := loginError(contract.CodeInvalidCredentials, "Invalid Username/Password")
+	key := NormalizeUserName(req.UserName)
+	if key == "" || len(key) > MaxUserNameLength {
+		// Never a user's name: costs a check like any other, counts nowhere.
+		s.Hasher.Burn(req.Password)
+		return badCredentials
+	}
+	// The attempt is counted before its password is checked, and whether
+	// or not the name is a user's: parallel guesses cannot outrun the
+	// lockout, and the lockout does not tell which names exist.
+	attempt := LoginAttemptKey{AgencyID: counters, NameKey: key, Client: client}
+	policy := s.Config.Lockout
+	err := s.Store.UpdateLoginCounters(ctx, attempt, func(all, addr *LoginCounter) error { return policy.Attempt(all, addr, now) })
+	if errors.Is(err, errLockedOut) {
+		return loginError(contract.CodeUserLocked, "User locked")
+	} else if err != nil {
+		return err
+	}
+	encoded, err := hash()
+	if errors.Is(err, ErrNotFound) {
+		s.Hasher.Burn(req.Password) // costs what a known user's check costs
+		return badCredentials
+	} else if err != nil {
+		return err
+	}
+	if !s.Hasher.Verify(req.Password, encoded) {
+		return badCredentials
+	}
+	return s.Store.UpdateLoginCounters(ctx, attempt, func(all, addr *LoginCounter) error {
+		policy.Succeeded(all, addr)
+		return nil
+	})
+}
+
+// checkAlias answers what a login's alias alone earns: 105..108, or nil
+// for an active agency (an operator's alias: the admin domain, or an
+// active agency).
+func (s *LoginService) checkAlias(ctx context.Context, raw string) error {
+	if alias, ok := OperatorAlias(raw); ok && s.Operators != nil {
+		if alias == "" {
+			return nil
+		}
+		raw = alias
+	}
+	_, err := s.activeAgency(ctx, raw)
+	return err
 }
 
 // activeAgency finds the agency an alias names and checks that it takes
@@ -241,7 +297,15 @@ func (s *LoginService) Authenticate(ctx context.Context, token string) (*Session
 		}
 		gen = s.Sessions.Generation()
 	}
-	sess, err := s.Store.SessionByToken(ctx, claims.AgencyID, claims.TokenID, now)
+	var sess *Session
+	switch {
+	case claims.OperatorID == 0:
+		sess, err = s.Store.SessionByToken(ctx, claims.AgencyID, claims.TokenID, now)
+	case s.Operators != nil:
+		sess, err = s.Operators.Store.OperatorSessionByToken(ctx, claims.AgencyID, claims.TokenID, claims.OperatorID, now)
+	default:
+		err = ErrNotFound
+	}
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, TokenError(contract.CodeTokenNotInStore, "Identity Token not found in store")
 	} else if err != nil {

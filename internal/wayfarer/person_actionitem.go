@@ -33,6 +33,10 @@ func ignoreCompletedBy(p *Person) {
 // current is the person as stored in the saving transaction (nil for a
 // create); an edited item's stored completed decides whether it was open.
 func StampCompletedBy(ch *PersonChanges, current *Person, userID int64) {
+	completer := Some(userID)
+	if userID == 0 { // a host operator (docs/operators.md): no app user completed it
+		completer = Null[int64]()
+	}
 	stored := map[int64]*PersonActionItem{}
 	if current != nil {
 		for _, l := range current.PersonActionItemLink {
@@ -52,7 +56,7 @@ func StampCompletedBy(ch *PersonChanges, current *Person, userID int64) {
 			if !c.New.Completed.Valid {
 				continue
 			}
-			by = Some(userID)
+			by = completer
 		case OpUpdate:
 			if !hasField(c.Fields, "completed") {
 				continue
@@ -68,7 +72,7 @@ func StampCompletedBy(ch *PersonChanges, current *Person, userID int64) {
 			if was != nil && was.Completed.Valid {
 				continue
 			}
-			by = Some(userID)
+			by = completer
 		default:
 			continue
 		}

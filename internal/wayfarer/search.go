@@ -2,7 +2,6 @@ package wayfarer
 
 import (
 	"context"
-	"strings"
 )
 
 // ColumnType is the wire type of a search column (contract §2.3).
@@ -37,6 +36,12 @@ type SearchColumn struct {
 	Size   int // maximum length of a string column; 0 when none is given
 	Group  ColumnGroup
 	Lookup bool // a name looked up in another table; skipLookup leaves it out
+	// Default: a search without includeCols answers the column (flat
+	// searches; the person search lists its defaults in their own order).
+	Default bool
+	// Extended is the definition of an includeColsExtended column; nil
+	// for the catalog's columns.
+	Extended *ExtendedColumn
 }
 
 // SearchColumns is the column catalog in contract order.
@@ -89,19 +94,11 @@ var SearchColumns = []SearchColumn{
 // DefaultSearchColumns are returned when a search has no includeCols.
 var DefaultSearchColumns = []string{"recNo", "name", "firstName", "lastName", "primaryEmail", "primaryPhone", "activeStatus"}
 
-var searchColumnIndex = func() map[string]SearchColumn {
-	m := make(map[string]SearchColumn, len(SearchColumns))
-	for _, c := range SearchColumns {
-		m[strings.ToLower(c.Name)] = c
-	}
-	return m
-}()
+// PersonSearchCatalog is the person search's catalog.
+var PersonSearchCatalog = NewSearchCatalog("person", MethodPersonSearch, []Area{AreaPerson}, SearchColumns, DefaultSearchColumns...)
 
-// LookupSearchColumn finds a column by name, case-insensitively.
-func LookupSearchColumn(name string) (SearchColumn, bool) {
-	c, ok := searchColumnIndex[strings.ToLower(name)]
-	return c, ok
-}
+// LookupSearchColumn finds a person search column by name, case-insensitively.
+func LookupSearchColumn(name string) (SearchColumn, bool) { return PersonSearchCatalog.Lookup(name) }
 
 // SearchRow holds the values of one result row, aligned with
 // SearchResult.Columns. A nil value is a null and is left out of the JSON
@@ -156,30 +153,10 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 	if err := CheckSearchLimits(c); err != nil {
 		return nil, err
 	}
-	if s.MaxRows <= 0 {
-		res, err := s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
-		return res, searchTimeout(err)
-	}
-	if c.RowCount > s.MaxRows {
-		return nil, searchValueError("rowCount", "rowCount %d is more than the %d rows a search answers at most; ask for pages of at most %d",
-			c.RowCount, s.MaxRows, s.MaxRows)
-	}
-	// Without a page size (or with a topRows beyond the bound), ask for one
-	// row more than the bound: if it comes, the answer would be too long.
-	unbounded := c.RowCount == 0 && (c.TopRows <= 0 || c.TopRows-c.StartingRow > s.MaxRows)
-	if unbounded {
-		c.RowCount = s.MaxRows + 1
-		defer func() { c.RowCount = 0 }()
-	}
-	res, err := s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
-	if err != nil {
-		return nil, searchTimeout(err)
-	}
-	if unbounded && int64(len(res.Rows)) > s.MaxRows {
-		return nil, searchValueError("rowCount", "the search answers more than %d rows, the most one answer holds; "+
-			"ask for pages with rowCount (at most %d) and startingRow, or narrow the search", s.MaxRows, s.MaxRows)
-	}
-	return res, nil
+	res, err := boundedSearch(&c.BaseCriteria, s.MaxRows, func() (*SearchResult, error) {
+		return s.Store.SearchPersons(ctx, sess.Scope(AreaPerson), c)
+	})
+	return res, searchTimeout(err)
 }
 
 // searchTimeout rewords a query timeout for a search: unlike a save, a

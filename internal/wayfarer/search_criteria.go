@@ -334,26 +334,12 @@ type TagParam struct {
 // different: it tests the set of the person's profiles, so NotEqual means
 // "linked to none of them" and Blank "linked to no profile".
 type SearchCriteria struct {
-	// Columns are the resolved includeCols (or the default set), without
-	// duplicates, in request order.
-	Columns     []SearchColumn
-	DefaultCols bool
+	BaseCriteria
 
-	SkipLookup     bool
-	ReadOnlyIntent bool
-	Distinct       bool
-	StartingRow    int64
-	RowCount       int64 // 0: no page limit
-	TopRows        int64 // 0: no cap
-
-	BaseURL             string
-	ReportFormat        bool
-	ReportName          string
-	QueryOptimizerFlags []int64
-	Priority            int64
+	SkipLookup bool
+	Priority   int64
 
 	// person
-	RecNo               NumParam
 	UniqueID            string // exact match; "" is no filter
 	FirstName           StringParam
 	MiddleName          StringParam
@@ -362,8 +348,6 @@ type SearchCriteria struct {
 	AdvisorProfileRecNo NumParam
 	BirthdayMonth       NumParam
 	Birthday            BirthdayRange
-	Created             TimeRange
-	Modified            TimeRange
 
 	// primary communications: true has the permission, false has not (no
 	// primary communication of that type, or it does not permit)
@@ -390,16 +374,6 @@ type SearchCriteria struct {
 	ProfileRecNo NumParam
 	Marketing    []MarketingParam
 	Tags         []TagParam
-}
-
-// HasColumn reports whether the column is requested.
-func (c *SearchCriteria) HasColumn(name string) bool {
-	for _, col := range c.Columns {
-		if col.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // ShowsGroup reports whether any column of the group is requested, so the

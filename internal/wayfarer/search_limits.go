@@ -57,8 +57,17 @@ func CheckSearchLimits(c *SearchCriteria) error {
 	if err := checkEntries("marketing", len(c.Marketing), "marketing filters"); err != nil {
 		return err
 	}
+	if err := checkFilterValues(searchFilterValues(c)); err != nil {
+		return err
+	}
+	return checkBaseLimits(&c.BaseCriteria)
+}
+
+// checkFilterValues checks each filter's values (their number, the size of
+// each text) and the values of the whole search.
+func checkFilterValues(fs []filterValues) error {
 	var total searchValueCount
-	for _, f := range searchFilterValues(c) {
+	for _, f := range fs {
 		if f.n > MaxSearchFilterValues {
 			return searchValueError(f.path, "%d values are more than the %d one filter compares; split the search into several",
 				f.n, MaxSearchFilterValues)
@@ -77,6 +86,11 @@ func CheckSearchLimits(c *SearchCriteria) error {
 			"Invalid value: the search compares %d values in all (%s), more than the %d one search takes; split it into several.",
 			total.n, total.largest(3), MaxSearchValues)
 	}
+	return nil
+}
+
+// checkBaseLimits checks the inherited parameters' own sizes.
+func checkBaseLimits(c *BaseCriteria) error {
 	if n := utf8.RuneCountInString(c.ReportName); n > MaxSearchReportNameLength {
 		return searchValueError("reportName", "the name is %d characters long, longer than the %d a report name takes", n, MaxSearchReportNameLength)
 	}

@@ -58,13 +58,13 @@ func TestCheckSearchLimits(t *testing.T) {
 			"a value is 5 characters long, longer than the column's 4. Path 'commValueCityArea.value'."},
 		{"tag value longer than its column", SearchCriteria{Tags: []TagParam{{Value: StringParam{StrContains, []string{strings.Repeat("é", 1025)}}}}},
 			"a value is 1025 characters long, longer than the column's 1024. Path 'tags[0].value.value'."},
-		{"all values at the limit", SearchCriteria{RecNo: NumParam{NumEqual, nums(1000)}, FirstName: StringParam{StrEqual, words(1000, "x")}}, ""},
-		{"all values past the limit", SearchCriteria{RecNo: NumParam{NumEqual, nums(1000)}, FirstName: StringParam{StrEqual, words(1000, "x")},
+		{"all values at the limit", SearchCriteria{BaseCriteria: BaseCriteria{RecNo: NumParam{NumEqual, nums(1000)}}, FirstName: StringParam{StrEqual, words(1000, "x")}}, ""},
+		{"all values past the limit", SearchCriteria{BaseCriteria: BaseCriteria{RecNo: NumParam{NumEqual, nums(1000)}}, FirstName: StringParam{StrEqual, words(1000, "x")},
 			CardType: []int64{1}, CommType: []int64{1, 2}},
 			"the search compares 2003 values in all (firstName 1000, recNo 1000, commType 2, ...), more than the 2000 one search takes; split it into several."},
-		{"report name", SearchCriteria{ReportName: strings.Repeat("r", 256)},
+		{"report name", SearchCriteria{BaseCriteria: BaseCriteria{ReportName: strings.Repeat("r", 256)}},
 			"the name is 256 characters long, longer than the 255 a report name takes. Path 'reportName'."},
-		{"baseUrl", SearchCriteria{BaseURL: strings.Repeat("u", 2049)}, "Path 'baseUrl'."},
+		{"baseUrl", SearchCriteria{BaseCriteria: BaseCriteria{BaseURL: strings.Repeat("u", 2049)}}, "Path 'baseUrl'."},
 	}
 	for _, tc := range cases {
 		err := CheckSearchLimits(&tc.c)
@@ -134,13 +134,14 @@ func TestSearchShapeHasNoValues(t *testing.T) {
 	sp := func(s string) *string { return &s }
 	yes := true
 	c := &SearchCriteria{
-		LastName: StringParam{StrStartingWith, []string{"Secretname"}}, RecNo: NumParam{NumEqual, []int64{987654}},
+		LastName: StringParam{StrStartingWith, []string{"Secretname"}},
 		UniqueID: "UNIQUE-SECRET", CommValue: StringParam{StrContains, []string{"4111111111111111"}},
 		Tags:                 []TagParam{{TagName: sp("SecretTag"), Value: StringParam{StrIn, []string{"a", "b"}}}},
 		Marketing:            []MarketingParam{{ElementID: sp("SECRETCODE")}},
 		EmailPermitMarketing: &yes, ActiveStatus: []int64{1, 2},
-		Columns:  []SearchColumn{{Name: "recNo"}, {Name: "cardNumber", Group: GroupCard}},
-		RowCount: 50, StartingRow: 424242, ReportName: "secret-report",
+		BaseCriteria: BaseCriteria{RecNo: NumParam{NumEqual, []int64{987654}},
+			Columns:  []SearchColumn{{Name: "recNo"}, {Name: "cardNumber", Group: GroupCard}},
+			RowCount: 50, StartingRow: 424242, ReportName: "secret-report"},
 	}
 	got := c.Shape()
 	want := "recNo:Equal/1 UniqueId lastName:StartingWith/1 activeStatus/2 emailPermitMarketing commValue:Contains/1 marketing:1 tags:1(values 2) columns:2 cardRows startingRow rowCount"

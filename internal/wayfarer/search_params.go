@@ -121,31 +121,11 @@ func NewNumParam(path string, cond *int, values []*int64) (NumParam, error) {
 	return p, nil
 }
 
-// NewSearchColumns resolves includeCols (names case-insensitive, repeats
-// counted once); without names, the default columns (dflt true).
+// NewSearchColumns resolves includeCols of the person search (names
+// case-insensitive, repeats counted once); without names, the default
+// columns (dflt true).
 func NewSearchColumns(names []string) (cols []SearchColumn, dflt bool, err error) {
-	seen := map[string]bool{}
-	for _, name := range names {
-		col, found := LookupSearchColumn(strings.TrimSpace(name))
-		if !found {
-			if ContainsCardNumber(name) {
-				name = "(withheld: looks like a card number)" // the reference echoes the name; never a card number
-			}
-			return nil, false, Errorf(KindInvalid, contract.CodeInvalidColumn, MethodParam, "Invalid column: %s", name)
-		}
-		if !seen[col.Name] {
-			seen[col.Name] = true
-			cols = append(cols, col)
-		}
-	}
-	if len(cols) > 0 {
-		return cols, false, nil
-	}
-	for _, n := range DefaultSearchColumns {
-		col, _ := LookupSearchColumn(n)
-		cols = append(cols, col)
-	}
-	return cols, true, nil
+	return PersonSearchCatalog.Resolve(names)
 }
 
 // NewRowCount reads startingRow, rowCount or topRows: not negative.

@@ -28,7 +28,19 @@ type Session struct {
 	Perms       Permissions // one bit set per area
 	AdvisorIDs  []int64     // advisor profiles the user is linked to
 	ExpiresAt   time.Time
+	// OperatorID is set for a host operator's session (docs/operators.md):
+	// UserID is then 0 and UserName the operator's name; AgencyID 0 is
+	// the admin domain, any other agency is one the operator was granted
+	// (Perms are the grant's).
+	OperatorID int64
 }
+
+// IsOperator reports whether a host operator holds the session.
+func (s *Session) IsOperator() bool { return s.OperatorID != 0 }
+
+// IsAdminDomain reports whether the session is an operator's in the host's
+// admin domain (GET /login/:), not in an agency.
+func (s *Session) IsAdminDomain() bool { return s.OperatorID != 0 && s.AgencyID == 0 }
 
 // Scope bounds which records of an area a caller can reach: always one
 // agency; without the area's AllUsers only records whose advisor is one of
@@ -40,6 +52,9 @@ type Scope struct {
 	AdvisorIDs []int64
 	OnlyBranch bool
 	BranchID   *int64
+	// UserID is the session's app user, for records a user owns (a private
+	// activity is seen by its owner only: a search kit scope hook reads it).
+	UserID int64
 }
 
 // Scope derives the session's scope in an area from the area's AllUsers
@@ -52,6 +67,7 @@ func (s *Session) Scope(area Area) Scope {
 		AdvisorIDs: s.AdvisorIDs,
 		OnlyBranch: !p.Has(PermAllBranches),
 		BranchID:   s.BranchID,
+		UserID:     s.UserID,
 	}
 }
 

@@ -8,14 +8,18 @@ import (
 )
 
 // Revocation names sessions to end or to read again: one session (TokenID
-// set), every session of a user (UserID set), or every session of an
-// agency (neither set).
+// set), every session of a user (UserID set), every session of an operator
+// in every agency and the admin domain (OperatorID set), or every session
+// of an agency (none set).
 type Revocation struct {
 	AgencyID, UserID, TokenID int64
+	OperatorID                int64
 }
 
 func (r Revocation) matches(s *Session) bool {
 	switch {
+	case r.OperatorID != 0:
+		return s.OperatorID == r.OperatorID
 	case s.AgencyID != r.AgencyID:
 		return false
 	case r.TokenID != 0:

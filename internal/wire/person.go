@@ -60,31 +60,41 @@ func DecodePersonSave(dec *jsoncodec.Decoder, body []byte) (old, new *wayfarer.P
 // decodeSides reads a save body of either contract into its sides and
 // checks the shape of the body itself.
 func decodeSides[P any](dec *jsoncodec.Decoder, body []byte) (olds, news []P, err error) {
+	return decodeRecordSides[P](dec, body, wayfarer.MethodPerson, "person")
+}
+
+// decodeRecordSides reads the save body of a record (noun, named in errors
+// with method) in the person's forms: the record, an array of one, or an
+// oldNewDataset.
+func decodeRecordSides[P any](dec *jsoncodec.Decoder, body []byte, method, noun string) (olds, news []P, err error) {
+	invalid := func(format string, args ...any) error {
+		return wayfarer.Errorf(wayfarer.KindInvalid, contract.CodeInvalidValue, method, format, args...)
+	}
 	var newPath string
 	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		if err := dec.Decode(body, &news, wayfarer.MethodPerson); err != nil {
+		if err := dec.Decode(body, &news, method); err != nil {
 			return nil, nil, err
 		}
 	} else {
 		var b saveBody[P]
-		if err := dec.Decode(body, &b, wayfarer.MethodPerson); err != nil {
+		if err := dec.Decode(body, &b, method); err != nil {
 			return nil, nil, err
 		}
 		news = []P{b.Person}
 		if ds := b.OldNewDataset; ds != nil {
 			if !reflect.ValueOf(b.Person).IsZero() {
-				return nil, nil, invalid("a body with oldNewDataset holds nothing else; person fields belong in oldData and newData")
+				return nil, nil, invalid("a body with oldNewDataset holds nothing else; %s fields belong in oldData and newData", noun)
 			}
 			olds, news, newPath = ds.OldData, ds.NewData, "oldNewDataset.newData"
 		}
 	}
 	switch {
 	case newPath != "" && len(news) != 1:
-		return nil, nil, invalid("oldNewDataset.newData must hold exactly one person, got %d", len(news))
+		return nil, nil, invalid("oldNewDataset.newData must hold exactly one %s, got %d", noun, len(news))
 	case len(news) != 1:
-		return nil, nil, invalid("the request must hold exactly one person, got %d", len(news))
+		return nil, nil, invalid("the request must hold exactly one %s, got %d", noun, len(news))
 	case len(olds) > 1:
-		return nil, nil, invalid("oldNewDataset.oldData must hold at most one person, got %d", len(olds))
+		return nil, nil, invalid("oldNewDataset.oldData must hold at most one %s, got %d", noun, len(olds))
 	}
 	return olds, news, nil
 }

@@ -1,4 +1,4 @@
-//lint:file-ignore SA1019 the tests set the deprecated reference fields (cvvCode, person_recNo) on purpose, to check how they are refused or shown
+//lint:file-ignore SA1019 these tests check how the deprecated card fields (cvvCode, person_recNo) are refused and shown.
 
 package wire
 

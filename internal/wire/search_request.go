@@ -17,22 +17,24 @@ import (
 // not serve yet.
 type personSearchBody struct {
 	contract.PersonSearchRequest
-	IncludeColsExtended        []any          `json:"includeColsExtended" wf:"unsupported"`
 	PersonActivitySearchParams map[string]any `json:"personActivitySearchParams" wf:"unsupported"`
 	DisplayTagRecNo            *int64         `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
 }
 
 // SearchParamNames lists the parameters of POST /personSearch as the
 // contract spells them.
-var SearchParamNames = func() (names []string) {
-	t := reflect.TypeFor[personSearchBody]()
-	for _, f := range reflect.VisibleFields(t) {
+var SearchParamNames = paramNames[personSearchBody]()
+
+// paramNames lists the members of a search body type (embedded types
+// flattened) as the contract spells them.
+func paramNames[T any]() (names []string) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
 		if name := jsonName(f); name != "" && !f.Anonymous {
 			names = append(names, name)
 		}
 	}
 	return names
-}()
+}
 
 // DecodePersonSearch reads a personSearch body into criteria; an empty
 // body or null is a search without parameters.
@@ -51,23 +53,18 @@ func DecodePersonSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.SearchCr
 func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, error) {
 	v := &converter{}
 	c := &wayfarer.SearchCriteria{
-		SkipLookup: deref(r.SkipLookup), ReadOnlyIntent: deref(r.ReadOnlyIntent), Distinct: deref(r.Distinct),
-		BaseURL: deref(r.BaseURL), ReportFormat: deref(r.ReportFormat), ReportName: deref(r.ReportName),
-		QueryOptimizerFlags: ints(r.QueryOptimizerFlags), Priority: deref(r.Priority),
+		SkipLookup: deref(r.SkipLookup), Priority: deref(r.Priority),
 		UniqueID: deref(r.UniqueID), CommType: ints(r.CommType), CardType: ints(r.CardType), ActiveStatus: ints(r.ActiveStatus),
 		EmailPermitMarketing: r.EmailPermitMarketing, PhonePermitMarketing: r.PhonePermitMarketing,
 		ActionItemCompleted: r.ActionItemCompleted,
 	}
-	c.Columns, c.DefaultCols, v.err = wayfarer.NewSearchColumns(r.IncludeCols)
+	c.BaseCriteria = v.base(wayfarer.PersonSearchCatalog, &r.SearchBase)
+	if len(r.IncludeColsExtended) > 0 && v.err == nil {
+		var extended []wayfarer.SearchColumn
+		extended, v.err = wayfarer.NewExtendedColumns(extendedColumns(r.IncludeColsExtended))
+		c.Columns = append(c.Columns, extended...)
+	}
 	v.check(wayfarer.CheckSearchLength("UniqueId", c.UniqueID, 64))
-	c.StartingRow = v.count("startingRow", r.StartingRow)
-	c.RowCount = v.count("rowCount", r.RowCount)
-	c.TopRows = v.count("topRows", r.TopRows)
-	c.Created.From = v.instant("createDateTimeFrom", r.CreateDateTimeFrom, false)
-	c.Created.Before = v.instant("createDateTimeTo", r.CreateDateTimeTo, true)
-	c.Modified.From = v.instant("modifiedDateTimeFrom", r.ModifiedDateTimeFrom, false)
-	c.Modified.Before = v.instant("modifiedDateTimeTo", r.ModifiedDateTimeTo, true)
-	c.RecNo = v.num("recNo", r.RecNo)
 	c.FirstName = v.str("firstName", r.FirstName, 64)
 	c.MiddleName = v.str("middleName", r.MiddleName, 64)
 	c.LastName = v.str("lastName", r.LastName, 64)
@@ -111,6 +108,18 @@ func SearchCriteria(r *contract.PersonSearchRequest) (*wayfarer.SearchCriteria, 
 		return nil, v.err
 	}
 	return c, nil
+}
+
+// extendedColumns reads includeColsExtended entries; a null entry is an
+// entry without members, refused as such.
+func extendedColumns(entries []*contract.ExtendedColumn) []wayfarer.ExtendedColumnRequest {
+	out := make([]wayfarer.ExtendedColumnRequest, len(entries))
+	for i, e := range entries {
+		if e != nil {
+			out[i] = wayfarer.ExtendedColumnRequest{Type: e.Type, RecNo: e.RecNo}
+		}
+	}
+	return out
 }
 
 // converter keeps the first error of a conversion, so that each parameter

@@ -219,12 +219,34 @@ func TestDecodeValueErrors(t *testing.T) {
 }
 
 func TestDecodeNotSupported(t *testing.T) {
-	wantError(t, `{"includeColsExtended":[{"name":"x"}]}`, contract.CodeNotSupported, "includeColsExtended")
 	wantError(t, `{"personActivitySearchParams":{"completed":true}}`, contract.CodeNotSupported, "personActivitySearchParams")
 	for _, body := range []string{`{"includeColsExtended":null}`, `{"includeColsExtended":[]}`,
 		`{"personActivitySearchParams":null}`, `{"personActivitySearchParams":{}}`} {
 		mustDecode(t, body)
 	}
+}
+
+func TestDecodeExtendedColumns(t *testing.T) {
+	c := mustDecode(t, `{"includeCols":["recNo"],"includeColsExtended":[{"type":"tag","recNo":12},{"type":"Marketing","recNo":7}]}`)
+	if len(c.Columns) != 3 || c.Columns[1].Name != "tag:12" || c.Columns[2].Name != "marketing:7" ||
+		c.Columns[2].Type != wayfarer.ColBool || c.Columns[1].Extended.Path != "includeColsExtended[0]" {
+		t.Fatalf("%+v", c.Columns)
+	}
+	// Without includeCols: the default columns, then the extended ones.
+	if c := mustDecode(t, `{"includeColsExtended":[{"type":"tag","recNo":1}]}`); len(c.Columns) != len(wayfarer.DefaultSearchColumns)+1 {
+		t.Fatalf("%+v", c.Columns)
+	}
+	wantError(t, `{"includeColsExtended":[{"name":"x"}]}`, contract.CodeDeserialization, "includeColsExtended[0].name")
+	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":"1"}]}`, contract.CodeDeserialization, "includeColsExtended[0].recNo")
+	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":1},{"recNo":2}]}`, contract.CodeMissingParameter, "includeColsExtended[1].type")
+	wantError(t, `{"includeColsExtended":[{"type":"tag"}]}`, contract.CodeMissingParameter, "includeColsExtended[0].recNo")
+	wantError(t, `{"includeColsExtended":[null]}`, contract.CodeMissingParameter, "includeColsExtended[0].type")
+	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":1},{"type":"color","recNo":2}]}`, contract.CodeInvalidValue,
+		"Path 'includeColsExtended[1].type'")
+	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":0}]}`, contract.CodeInvalidValue, "Path 'includeColsExtended[0].recNo'")
+	wantError(t, `{"includeColsExtended":[{"type":"tag","recNo":3},{"type":"TAG","recNo":3}]}`, contract.CodeInvalidValue, "asked for twice")
+	many := strings.TrimSuffix(strings.Repeat(`{"type":"tag","recNo":1},`, wayfarer.MaxExtendedColumns+1), ",")
+	wantError(t, `{"includeColsExtended":[`+many+`]}`, contract.CodeInvalidValue, "more than the 20")
 }
 
 func TestDecodeStringParam(t *testing.T) {
