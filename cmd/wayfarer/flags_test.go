@@ -52,7 +52,8 @@ func TestQueryTimeoutAndSynchronousFlags(t *testing.T) {
 // --token-file, ...) still do.
 var oneShotCommands = []string{
 	"wayfarer admin ", "wayfarer bench", "wayfarer client login", "wayfarer client search", "wayfarer client get",
-	"wayfarer client create", "wayfarer keys generate", "wayfarer keys add", "wayfarer keys promote",
+	"wayfarer client create", "wayfarer client branches", "wayfarer client profiles", "wayfarer client tags",
+	"wayfarer client users", "wayfarer keys generate", "wayfarer keys add", "wayfarer keys promote",
 	"wayfarer keys remove", "wayfarer keys convert",
 }
 

@@ -56,7 +56,7 @@ func TestMetricsAfterRequests(t *testing.T) {
 			`wayfarer_logins_total{code="0"}`:                                                        "1",
 			`wayfarer_logins_total{code="101"}`:                                                      "1",
 			`wayfarer_login_lockouts_total`:                                                          "0",
-			`wayfarer_searches_total{format="json",outcome="rows"}`:                                  "1",
+			`wayfarer_searches_total{format="json",kind="person",outcome="rows"}`:                    "1",
 			`wayfarer_vault_operations_total{operation="encrypt",outcome="ok"}`:                      "1",
 		} {
 			if got := metricValue(body, series); got != want {
