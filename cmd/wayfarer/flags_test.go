@@ -53,7 +53,7 @@ func TestQueryTimeoutAndSynchronousFlags(t *testing.T) {
 var oneShotCommands = []string{
 	"wayfarer admin ", "wayfarer bench", "wayfarer client login", "wayfarer client search", "wayfarer client get",
 	"wayfarer client create", "wayfarer client branches", "wayfarer client profiles", "wayfarer client tags",
-	"wayfarer client users", "wayfarer keys generate", "wayfarer keys add", "wayfarer keys promote",
+	"wayfarer client users", "wayfarer client activities", "wayfarer keys generate", "wayfarer keys add", "wayfarer keys promote",
 	"wayfarer keys remove", "wayfarer keys convert",
 }
 
