@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
@@ -178,6 +179,9 @@ its branch's.`,
 // adminAction opens the database (applying migrations) for f.
 func adminAction(f func(ctx context.Context, cmd *cli.Command, a *app.App) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
+		if err := storage.MustExist(cmd.String("db")); err != nil {
+			return err
+		}
 		// A command runs and ends: no session cache to keep.
 		a, err := app.Open(ctx, app.Config{DB: cmd.String("db"), NoMigrate: cmd.Bool("no-migrate"), SessionCache: -1}, slog.New(slog.DiscardHandler), wayfarer.SystemClock{})
 		if err != nil {

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestAdminLookupCommands(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "admin.db")
+	db := migratedDB(t)
 	mustAdmin(t, db, "", "agency", "create", "--alias", "acme", "--name", "Acme Travel")
 	mustAdmin(t, db, "", "tag", "create", "--alias", "ACME", "--name", "Seat preference", "--value", "aisle", "--value", "window",
 		"--requirement", "recommended", "--description", "Where the traveler sits", "--area-flags", "2", "--fixed-values")

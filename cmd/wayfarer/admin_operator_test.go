@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -9,7 +8,7 @@ import (
 // TestAdminOperatorCommands: create, list, grant, revoke, disable, enable,
 // set-password and audit of host operators; refusals name what is wrong.
 func TestAdminOperatorCommands(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "operators.db")
+	db := migratedDB(t)
 	mustAdmin(t, db, "", "agency", "create", "--alias", "acme")
 	mustAdmin(t, db, "op-password-1\n", "operator", "create", "--user", "Ops1", "--password-stdin")
 	mustAdmin(t, db, "", "operator", "grant", "--user", "ops1", "--alias", "ACME", "--person", "select,read", "--tag", "select")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,8 +31,18 @@ func mustAdmin(t *testing.T, db, stdin string, args ...string) {
 	}
 }
 
-func TestAdminCommands(t *testing.T) {
+// migratedDB is a new, migrated SQLite database (admin refuses a missing file).
+func migratedDB(t *testing.T) string {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "admin.db")
+	if err := rootCommand().Run(context.Background(), []string{"wayfarer", "--db", db, "migrate", "up"}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func TestAdminCommands(t *testing.T) {
+	db := migratedDB(t)
 	mustAdmin(t, db, "", "agency", "create", "--alias", "acme", "--name", "Acme Travel", "--max-password-age-days", "90")
 	mustAdmin(t, db, "", "branch", "create", "--alias", "ACME", "--name", "Downtown")
 	mustAdmin(t, db, "", "advisor", "create", "--alias", "ACME", "--name", "Ann Advisor", "--branch", "Downtown")
@@ -107,6 +118,9 @@ func TestAdminCommands(t *testing.T) {
 // instead of migrating it, and works once `migrate up` has run.
 func TestNoMigrate(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "w.db")
+	if err := os.WriteFile(db, nil, 0o600); err != nil { // an empty SQLite database
+		t.Fatal(err)
+	}
 	run := func(args ...string) (string, error) {
 		root := rootCommand()
 		var out bytes.Buffer

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/bench"
+	"github.com/wayfarerhq/wayfarer/internal/storage"
 )
 
 func benchCommand() *cli.Command {
@@ -22,7 +23,9 @@ real server on a loopback port and measures each search of BENCHMARKS.md over
 HTTP and directly on the database, at each --concurrency, printing the
 Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 
-  wayfarer bench --db bench.db --persons 1000000
+The database must exist: create it first, e.g. with 'wayfarer demo'.
+
+  wayfarer --db bench.db demo --persons 1000000 && wayfarer --db bench.db bench --persons 1000000
   wayfarer bench --db postgres://postgres@127.0.0.1:5432/bench --persons 1000000   (with WAYFARER_CARD_KEYS set)`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "persons", Value: 1_000_000, Usage: "persons of the DEMO agency to measure on"},
@@ -34,6 +37,9 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 		},
 		Commands: []*cli.Command{floodCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := storage.MustExist(cmd.String("db")); err != nil {
+				return err
+			}
 			cfg, err := demoConfig(cmd)
 			if err != nil {
 				return err
@@ -71,7 +77,7 @@ to back, for --rounds pairs of phases. Prints the Markdown table of
 BENCHMARKS.md ("Logins under a flood"): person-load p50/p99 per phase, the
 flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
 
-  wayfarer --db /tmp/flood.db bench flood
+  wayfarer --db /tmp/flood.db migrate up && wayfarer --db /tmp/flood.db bench flood
   wayfarer --db /tmp/flood.db bench flood --hash-slots 2 --hash-wait 250ms`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "rate", Value: 100, Usage: "person loads a second"},
@@ -86,6 +92,9 @@ flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := storage.MustExist(cmd.String("db")); err != nil {
+				return err
+			}
 			cfg, err := demoConfig(cmd)
 			if err != nil {
 				return err

@@ -146,10 +146,18 @@ func clientConnect(ctx context.Context, cmd *cli.Command) (*client.Client, error
 	return c, nil
 }
 
-// clientCLIError turns an ended session into advice.
+// clientCLIError turns an ended session into advice, and the server's
+// refusals into sentences (the SDK's "wayfarer person: 400 ..." would
+// otherwise follow main's own "wayfarer: ").
 func clientCLIError(err error) error {
-	if client.IsSessionEnded(err) {
+	var e *client.Error
+	switch {
+	case client.IsSessionEnded(err):
 		return fmt.Errorf("the session has ended (%v): run `wayfarer client login` again", err)
+	case client.IsNotFound(err):
+		return err
+	case errors.As(err, &e):
+		return fmt.Errorf("the server refused the request (%d, resultCode %d): %s", e.Status, e.ResultCode, e.Description)
 	}
 	return err
 }

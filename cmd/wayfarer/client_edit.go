@@ -3,6 +3,7 @@ package main
 // client edit: a person changed in $EDITOR, saved as an old/new dataset.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,8 +20,6 @@ import (
 	"github.com/wayfarerhq/wayfarer/client"
 )
 
-var errClientNoChanges = errors.New("no changes")
-
 func clientEditCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "edit",
@@ -31,7 +30,13 @@ $VISUAL or $EDITOR (default vi). After the editor exits, the loaded person is
 sent as oldData and your version as newData. A field you delete becomes
 null; a card link you delete removes the card. Keep the identifiers
 (recNo, person_recNo, card_recNo) as they are; add a card as a link with
-null identifiers. The directory is removed afterwards.`,
+null identifiers.
+
+If the text cannot be read or the server refuses it, the message says
+where (line and column) and you are asked whether to edit again: the editor
+reopens on your text. Answer n (or run without a terminal) and the file is
+kept, its path printed, so no edit is lost. Once saved, the directory is
+removed.`,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			recNo, err := clientRecNoArg(cmd)
 			if err != nil {
@@ -41,46 +46,97 @@ null identifiers. The directory is removed afterwards.`,
 			if err != nil {
 				return err
 			}
-			var changed []string
-			saved, err := c.UpdatePerson(ctx, recNo, func(p *client.Person) error {
-				before, err := json.MarshalIndent(p, "", "  ")
-				if err != nil {
-					return err
-				}
-				after, err := clientEditInEditor(ctx, cmd, before)
-				if err != nil {
-					return err
-				}
-				if bytes.Equal(bytes.TrimSpace(before), bytes.TrimSpace(after)) {
-					return errClientNoChanges
-				}
-				edited, err := client.DecodePerson(after)
-				if err != nil {
-					return fmt.Errorf("the edited person: %w", err)
-				}
-				changed = clientJSONDiff(before, after)
-				*p = *edited
-				return nil
-			})
-			if errors.Is(err, errClientNoChanges) {
-				fmt.Fprintln(cmd.Root().Writer, "no changes")
-				return nil
-			}
-			if client.IsConflict(err) {
-				return fmt.Errorf("%w\nsomeone changed the person meanwhile: run edit again to start from the current data", err)
-			}
+			old, err := c.LoadPerson(ctx, recNo)
 			if err != nil {
 				return clientCLIError(err)
 			}
-			fmt.Fprintf(cmd.Root().Writer, "saved person %d; changed: %s\n", saved.RecNo(), strings.Join(changed, ", "))
-			return nil
+			before, err := json.MarshalIndent(old, "", "  ")
+			if err != nil {
+				return err
+			}
+			f, err := newEditFile(before)
+			if err != nil {
+				return err
+			}
+			return editUntilSaved(ctx, cmd, c, old, before, f)
 		},
 	}
 }
 
-// clientEditInEditor writes content to a private temporary file, runs the editor
-// on it and returns what the editor left there.
-func clientEditInEditor(ctx context.Context, cmd *cli.Command, content []byte) ([]byte, error) {
+// editUntilSaved runs the editor on f until the server takes the edit. The
+// user's text is never lost: on any error the message (with its line and
+// column) is shown and the editor reopens on the same text when the user
+// says so; otherwise the file is kept and its path printed.
+func editUntilSaved(ctx context.Context, cmd *cli.Command, c *client.Client, old *client.Person, before []byte, f *editFile) error {
+	w, ew := cmd.Root().Writer, cmd.Root().ErrWriter
+	in := bufio.NewReader(cmd.Root().Reader)
+	for {
+		after, err := f.edit(ctx, cmd)
+		if err != nil {
+			return f.keep(err)
+		}
+		if bytes.Equal(bytes.TrimSpace(before), bytes.TrimSpace(after)) {
+			f.remove()
+			fmt.Fprintln(w, "no changes")
+			return nil
+		}
+		var saved *client.Person
+		edited, err := client.DecodePerson(after)
+		if err != nil {
+			err = jsonTextError(after, err)
+		} else if saved, err = c.SavePerson(ctx, old, edited); err == nil {
+			f.remove()
+			fmt.Fprintf(w, "saved person %d; changed: %s\n", saved.RecNo(), strings.Join(clientJSONDiff(before, after), ", "))
+			return nil
+		} else if client.IsConflict(err) {
+			return f.keep(fmt.Errorf("someone changed the person meanwhile, so nothing was saved: run edit again and carry your changes over"))
+		} else if client.IsSessionEnded(err) {
+			return f.keep(clientCLIError(err))
+		} else {
+			err = saveEditError(after, err)
+		}
+		fmt.Fprintln(ew, err)
+		fmt.Fprint(ew, "Edit again? [Y/n] ")
+		if !yes(in) {
+			return f.keep(err)
+		}
+	}
+}
+
+// yes reads an answer; only an explicit yes (or Enter) is one, and no input
+// at all (a script, a closed stdin) is a no.
+func yes(in *bufio.Reader) bool {
+	line, err := in.ReadString('\n')
+	if err != nil && line == "" {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "", "y", "yes":
+		return true
+	}
+	return false
+}
+
+// editFile is the person's text in a private temporary directory (0700,
+// which also holds the editor's swap and backup files).
+type editFile struct{ dir, name string }
+
+func newEditFile(content []byte) (*editFile, error) {
+	dir, err := os.MkdirTemp("", "wayfarer-edit-*")
+	if err != nil {
+		return nil, err
+	}
+	f := &editFile{dir: dir, name: filepath.Join(dir, "person.json")}
+	if err := os.WriteFile(f.name, append(content, '\n'), 0o600); err != nil {
+		f.remove()
+		return nil, err
+	}
+	return f, nil
+}
+
+// edit runs $VISUAL or $EDITOR (default vi) on the file and returns what
+// it holds afterwards.
+func (f *editFile) edit(ctx context.Context, cmd *cli.Command) ([]byte, error) {
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -88,23 +144,29 @@ func clientEditInEditor(ctx context.Context, cmd *cli.Command, content []byte) (
 	if editor == "" {
 		editor = "vi"
 	}
-	// A private directory also holds the editor's swap and backup files.
-	dir, err := os.MkdirTemp("", "wayfarer-edit-*") // 0700
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	name := filepath.Join(dir, "person.json")
-	if err := os.WriteFile(name, append(content, '\n'), 0o600); err != nil {
-		return nil, err
-	}
 	args := strings.Fields(editor)
-	ed := exec.CommandContext(ctx, args[0], append(args[1:], name)...)
-	ed.Stdin, ed.Stdout, ed.Stderr = cmd.Root().Reader, cmd.Root().Writer, cmd.Root().ErrWriter
-	if err := ed.Run(); err != nil {
-		return nil, fmt.Errorf("editor %q: %w", editor, err)
+	ed := exec.CommandContext(ctx, args[0], append(args[1:], f.name)...)
+	ed.Stdout, ed.Stderr = cmd.Root().Writer, cmd.Root().ErrWriter
+	// The editor gets the terminal itself; other input (a pipe, a test's
+	// text) is the answers to "Edit again?", not the editor's.
+	if tty, ok := cmd.Root().Reader.(*os.File); ok {
+		ed.Stdin = tty
 	}
-	return os.ReadFile(name)
+	if err := ed.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return nil, fmt.Errorf("the editor %q ended with status %d, so nothing was saved", editor, exit.ExitCode())
+		}
+		return nil, fmt.Errorf("the editor %q could not be started (%v): set $VISUAL or $EDITOR", editor, err)
+	}
+	return os.ReadFile(f.name)
+}
+
+func (f *editFile) remove() { _ = os.RemoveAll(f.dir) }
+
+// keep leaves the file for the user and says where it is.
+func (f *editFile) keep(err error) error {
+	return fmt.Errorf("%w\nyour edit is kept in %s (remove it when done)", err, f.name)
 }
 
 // clientJSONDiff names the paths whose values differ between two JSON documents.

@@ -19,7 +19,7 @@ func clientLoginCommand() *cli.Command {
 		Name:  "login",
 		Usage: "log in and keep the session token (password from a prompt or --password-stdin)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "url", Usage: "server base URL", Required: true, Sources: cli.EnvVars("WAYFARER_URL")},
+			&cli.StringFlag{Name: "url", Usage: "server base URL, e.g. http://127.0.0.1:8080 (without a scheme, http:// is assumed)", Required: true, Sources: cli.EnvVars("WAYFARER_URL")},
 			&cli.StringFlag{Name: "alias", Usage: "agency alias", Required: true, Sources: cli.EnvVars("WAYFARER_ALIAS")},
 			&cli.StringFlag{Name: "user", Usage: "user name", Required: true, Sources: cli.EnvVars("WAYFARER_USER")},
 			&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from the first line of stdin"},
@@ -34,13 +34,17 @@ func clientLoginCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			c := client.New(cmd.String("url"))
+			base, err := clientURL(cmd.String("url"))
+			if err != nil {
+				return err
+			}
+			c := client.New(base)
 			login := c.Login
 			if cmd.Bool("basic") {
 				login = c.LoginBasic
 			}
 			if err := login(ctx, cmd.String("alias"), cmd.String("user"), pw); err != nil {
-				return err
+				return clientLoginError(base, err)
 			}
 			s := clientSession{URL: c.BaseURL(), Alias: cmd.String("alias"), User: cmd.String("user"), Token: c.Token(), Saved: time.Now()}
 			if err := writeClientSession(path, s); err != nil {

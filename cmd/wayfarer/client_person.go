@@ -143,7 +143,7 @@ Unknown fields are refused, and so is cvvCode.`,
 			}
 			p, err := client.DecodePerson(b)
 			if err != nil {
-				return fmt.Errorf("%s: %w", cmd.Args().First(), err)
+				return fmt.Errorf("%s, %w", cmd.Args().First(), jsonTextError(b, err))
 			}
 			c, err := clientConnect(ctx, cmd)
 			if err != nil {

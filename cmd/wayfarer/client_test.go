@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -290,4 +291,65 @@ func TestClientCLINoContent(t *testing.T) {
 			t.Fatalf("search --all matching nothing: %q", r.out)
 		}
 	})
+}
+
+// client edit never loses the user's text: a mistake is shown with its
+// line and column and, on "y", the editor reopens on the same text; on no
+// answer the file is kept and its path printed.
+func TestClientEditKeepsTheEdit(t *testing.T) {
+	s := testserver.Start(t, testserver.Options{})
+	dir := t.TempDir()
+	t.Setenv("WAYFARER_SESSION", filepath.Join(dir, "session.json"))
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("VISUAL", "")
+	runClientCLI(t, "demo-admin\n", "login", "--url", strings.TrimPrefix(s.URL, "http://"), "--alias", "DEMO", "--user", "admin", "--password-stdin").must(t)
+	file := filepath.Join(dir, "person.json")
+	os.WriteFile(file, []byte(personFile), 0o600)
+	recNo := strings.TrimPrefix(strings.TrimSpace(runClientCLI(t, "", "create", file).must(t).out), "created person ")
+
+	// First run: a syntax error (a doubled comma); second run, on the same
+	// text (the mistake is still there): fixed, and remarks set.
+	mark := filepath.Join(dir, "second")
+	editor := filepath.Join(dir, "twice.sh")
+	os.WriteFile(editor, []byte(`#!/bin/sh
+set -e
+if [ ! -e '`+mark+`' ]; then
+  touch '`+mark+`'
+  sed -e 's/"remarks": null,/"remarks": "draft",,/' "$1" > "$1.new"
+else
+  grep -q '"draft",,' "$1"
+  sed -e 's/"draft",,/"final",/' "$1" > "$1.new"
+fi
+mv "$1.new" "$1"
+`), 0o700)
+	t.Setenv("EDITOR", editor)
+	r := runClientCLI(t, "y\n", "edit", recNo).must(t)
+	if !strings.Contains(r.err, "line ") || !strings.Contains(r.err, "column ") || !strings.Contains(r.err, "Edit again? [Y/n]") ||
+		!strings.Contains(r.out, "saved person "+recNo+"; changed: remarks") {
+		t.Fatalf("edit, mistake, edit again:\nout: %s\nerr: %s", r.out, r.err)
+	}
+
+	// The save is refused (a card's type changed), nobody answers: the text is kept.
+	t.Setenv("EDITOR", writeEditor(t, dir, "type.sh", `s/"type": 2,/"type": 3,/`))
+	r = runClientCLI(t, "", "edit", recNo)
+	if r.fail == nil || !strings.Contains(r.fail.Error(), "personCardLink[1].card.type: the type of an existing card never changes") ||
+		!regexp.MustCompile(`^line \d+, column \d+: `).MatchString(r.fail.Error()) {
+		t.Fatalf("refused edit: %v\n%s", r.fail, r.err)
+	}
+	kept := regexp.MustCompile(`kept in (\S+) `).FindStringSubmatch(r.fail.Error())
+	if kept == nil {
+		t.Fatalf("no kept file named: %v", r.fail)
+	}
+	if b, err := os.ReadFile(kept[1]); err != nil || !strings.Contains(string(b), `"type": 3,`) || !strings.Contains(string(b), `"final"`) {
+		t.Fatalf("the kept file does not hold the edit: %v\n%s", err, b)
+	}
+	if strings.Contains(r.fail.Error(), "wayfarer person:") || strings.HasPrefix(errorLine(r.fail), "wayfarer: wayfarer") {
+		t.Errorf("doubled prefix: %s", errorLine(r.fail))
+	}
+
+	// A --url that is not an HTTP address is refused in words.
+	if r := runClientCLI(t, "x\n", "login", "--url", "ftp://x", "--alias", "DEMO", "--user", "admin", "--password-stdin"); r.fail == nil ||
+		!strings.Contains(r.fail.Error(), "is not a server address") {
+		t.Fatalf("ftp url: %v", r.fail)
+	}
 }

@@ -28,7 +28,7 @@ showing a progress bar. Running it again adds only what is missing.
 Credit card numbers are sealed with the card vault key (--card-key-file or
 WAYFARER_CARD_KEYS); on SQLite without either, <db>.cardkey is created.`,
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "persons", Value: demo.DemoPersonCount, Usage: "persons the DEMO agency should have"},
+			&cli.IntFlag{Name: "persons", Value: demo.DemoPersonCount, Usage: "persons the DEMO agency should have", Sources: cli.EnvVars("WAYFARER_DEMO_PERSONS")},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +41,58 @@ func TestQueryTimeoutAndSynchronousFlags(t *testing.T) {
 	t.Setenv("WAYFARER_SQLITE_SYNCHRONOUS", "normal")
 	if cfg := configOf(t); cfg.QueryTimeout != 3*time.Second || cfg.SQLiteSynchronous != "normal" {
 		t.Errorf("environment: %v %q", cfg.QueryTimeout, cfg.SQLiteSynchronous)
+	}
+}
+
+// oneShotCommands take flags that say what one run does (the agency to
+// create, the names to search for, the key to add, the load to bench), not
+// how the binary is configured: an environment variable for them would
+// silently reach the next run, so they have none (docs/decisions.md,
+// "Every flag has an env fallback"). Their parents' flags (--db, --url,
+// --token-file, ...) still do.
+var oneShotCommands = []string{
+	"wayfarer admin ", "wayfarer bench", "wayfarer client login", "wayfarer client search", "wayfarer client get",
+	"wayfarer client create", "wayfarer client branches", "wayfarer client profiles", "wayfarer client tags",
+	"wayfarer client users", "wayfarer client activities", "wayfarer keys generate", "wayfarer keys add", "wayfarer keys promote",
+	"wayfarer keys remove", "wayfarer keys convert",
+}
+
+// TestEveryFlagHasAnEnvFallback walks every flag of every subcommand: each
+// configuration flag can be set from the environment (a container or unit
+// file sets no flags), by a variable named WAYFARER_...
+func TestEveryFlagHasAnEnvFallback(t *testing.T) {
+	var walk func(path string, c *cli.Command)
+	walk = func(path string, c *cli.Command) {
+		oneShot := slices.ContainsFunc(oneShotCommands, func(p string) bool { return strings.HasPrefix(path+" ", p) })
+		for _, f := range c.Flags {
+			name := f.Names()[0]
+			if name == "help" || name == "version" || oneShot {
+				continue
+			}
+			ev, ok := f.(interface{ GetEnvVars() []string })
+			if !ok || len(ev.GetEnvVars()) == 0 {
+				t.Errorf("%s --%s has no env fallback", path, name)
+				continue
+			}
+			for _, v := range ev.GetEnvVars() {
+				if !strings.HasPrefix(v, "WAYFARER_") {
+					t.Errorf("%s --%s reads %s, not a WAYFARER_ variable", path, name, v)
+				}
+			}
+		}
+		for _, sub := range c.Commands {
+			walk(path+" "+sub.Name, sub)
+		}
+	}
+	walk("wayfarer", rootCommand())
+}
+
+func TestShutdownGraceFromEnv(t *testing.T) {
+	t.Setenv("WAYFARER_SHUTDOWN_GRACE", "3s")
+	cmd := serveCommand()
+	var got time.Duration
+	cmd.Action = func(_ context.Context, c *cli.Command) error { got = c.Duration("shutdown-grace"); return nil }
+	if err := cmd.Run(context.Background(), []string{"serve"}); err != nil || got != 3*time.Second {
+		t.Fatalf("--shutdown-grace from WAYFARER_SHUTDOWN_GRACE: %v %v", got, err)
 	}
 }

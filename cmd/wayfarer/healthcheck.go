@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"time"
 
@@ -30,16 +32,20 @@ reads it (a wildcard host such as 0.0.0.0 on 127.0.0.1; default
 			url := cmd.String("url")
 			if url == "" {
 				url = localHealthURL(os.Getenv("WAYFARER_ADDR"))
+			} else if u, err := clientURL(url); err != nil {
+				return err
+			} else {
+				url = u
 			}
 			ctx, cancel := context.WithTimeout(ctx, cmd.Duration("timeout"))
 			defer cancel()
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 			if err != nil {
-				return fmt.Errorf("healthcheck: %w", err)
+				return fmt.Errorf("healthcheck: %s is not a URL to ask", url)
 			}
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
-				return fmt.Errorf("healthcheck: %w", err)
+				return fmt.Errorf("healthcheck: %s does not answer (%v)", url, unwrapURLError(err))
 			}
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
@@ -49,6 +55,16 @@ reads it (a wildcard host such as 0.0.0.0 on 127.0.0.1; default
 			return nil
 		},
 	}
+}
+
+// unwrapURLError drops net/http's "Get \"<url>\": " from an error whose
+// URL the message already names.
+func unwrapURLError(err error) error {
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // localHealthURL is /healthz at the listen address addr (as serve reads

@@ -222,6 +222,9 @@ the next run.`,
 			if err != nil {
 				return err
 			}
+			if err := storage.MustExist(cmd.String("db")); err != nil {
+				return err
+			}
 			cfg := app.Config{DB: cmd.String("db"), NoMigrate: cmd.Bool("no-migrate"),
 				CardKeyFile: cmd.String("card-key-file"), CardKeys: cardKeysFromEnv()}
 			if !cfg.HasCardKey() {

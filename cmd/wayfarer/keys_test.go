@@ -68,6 +68,9 @@ func TestKeysGenerateIsAKeyFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "chmod 600 "+file) {
 		t.Errorf("list of a 0644 key file: %v", err)
 	}
+	if _, _, err := runWayfarer(t, "--db", filepath.Join(dir, "w.db"), "migrate", "up"); err != nil {
+		t.Fatal(err)
+	}
 	_, _, err = runWayfarer(t, "--db", filepath.Join(dir, "w.db"), "serve", "--card-key-file", file, "--addr", "127.0.0.1:0")
 	if err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("serve with a 0644 key file: %v", err)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v3"
@@ -28,7 +29,7 @@ func main() {
 		if e := wayfarer.AsError(err); e != nil && e.Method == wayfarer.MethodAdmin {
 			err = errors.New(e.Message) // an admin rule's refusal: its words, without the API's code
 		}
-		fmt.Fprintln(os.Stderr, "wayfarer:", err)
+		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(1)
 	}
 }
@@ -57,11 +58,22 @@ The database is a SQLite file by default (--db, WAYFARER_DB); a postgres:// URL 
 	}
 }
 
+// errorLine is how a failed command reports: "wayfarer: <sentence>", once
+// (an error that already starts with the program's name, as the SDK's do,
+// gets no second prefix).
+func errorLine(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "wayfarer ") || strings.HasPrefix(msg, "wayfarer:") {
+		return msg
+	}
+	return "wayfarer: " + msg
+}
+
 // newLogger builds the structured logger the flags ask for, on stderr.
 func newLogger(cmd *cli.Command) (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cmd.String("log-level"))); err != nil {
-		return nil, fmt.Errorf("--log-level: %w", err)
+		return nil, fmt.Errorf("--log-level must be debug, info, warn or error, not %q", cmd.String("log-level"))
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	switch cmd.String("log-format") {

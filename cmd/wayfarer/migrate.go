@@ -28,6 +28,9 @@ start at once migrate one after another.`,
 				})
 			}},
 			{Name: "status", Usage: "list migrations and whether they ran", Action: func(ctx context.Context, cmd *cli.Command) error {
+				if err := storage.MustExist(cmd.String("db")); err != nil {
+					return err
+				}
 				return withDB(ctx, cmd, func(db *sqlstore.DB) error {
 					st, err := db.MigrationStatus(ctx)
 					if err != nil {

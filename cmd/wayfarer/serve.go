@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
+	"github.com/wayfarerhq/wayfarer/internal/tracing"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
@@ -32,7 +33,10 @@ missing (restarting does not duplicate them) and prints the demo logins.`,
 			&cli.BoolFlag{Name: "demo", Usage: "create the demo data if missing and print the demo logins", Sources: cli.EnvVars("WAYFARER_DEMO")},
 			&cli.StringFlag{Name: "tls-cert", Usage: "certificate file: serve HTTPS directly", Sources: cli.EnvVars("WAYFARER_TLS_CERT")},
 			&cli.StringFlag{Name: "tls-key", Usage: "private key file for --tls-cert", Sources: cli.EnvVars("WAYFARER_TLS_KEY")},
-			&cli.DurationFlag{Name: "shutdown-grace", Value: 20 * time.Second, Usage: "how long requests in flight may take to finish on SIGINT/SIGTERM"},
+			&cli.DurationFlag{Name: "shutdown-grace", Value: 20 * time.Second, Usage: "how long requests in flight may take to finish on SIGINT/SIGTERM", Sources: cli.EnvVars("WAYFARER_SHUTDOWN_GRACE")},
+			&cli.StringFlag{Name: "metrics-addr", Usage: "serve /metrics on this address only, not on --addr (default: /metrics on --addr)", Sources: cli.EnvVars("WAYFARER_METRICS_ADDR")},
+			&cli.StringFlag{Name: "cors-origins", Usage: "comma-separated browser origins allowed to call, e.g. https://app.example.com (\"*\": any; default: none, CORS off)", Sources: cli.EnvVars("WAYFARER_CORS_ORIGINS")},
+			&cli.StringFlag{Name: "otlp-endpoint", Usage: "send OpenTelemetry traces to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (default: no tracing)", Sources: cli.EnvVars("WAYFARER_OTLP_ENDPOINT")},
 		}, instanceFlags()...),
 		Action: runServe,
 	}
@@ -139,9 +143,24 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	cfg := instanceConfig(cmd)
+	cfg.CORSOrigins = cmd.String("cors-origins")
+	cfg.MetricsElsewhere = cmd.String("metrics-addr") != ""
 	isDemo := cmd.Bool("demo")
+	if !isDemo { // only --demo may create the database
+		if err := storage.MustExist(cfg.DB); err != nil {
+			return err
+		}
+	}
 	if cert, key := cmd.String("tls-cert"), cmd.String("tls-key"); (cert == "") != (key == "") {
 		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if ep := cmd.String("otlp-endpoint"); ep != "" {
+		stop, err := tracing.Start(ctx, ep, version)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = stop(context.WithoutCancel(ctx)) }()
+		log.Info("tracing", "otlp_endpoint", ep)
 	}
 	if isDemo && cfg.CardKeyFile == "" && cfg.CardKeys == "" && !storage.IsPostgres(cfg.DB) {
 		cfg.CardKeyFile = cfg.DB + ".cardkey"
@@ -170,6 +189,11 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if addr := cmd.String("metrics-addr"); addr != "" {
+		if err := serveMetrics(ctx, addr, a, log); err != nil {
+			return err
+		}
+	}
 	scheme := "http"
 	if cmd.String("tls-cert") != "" {
 		scheme = "https"
@@ -192,6 +216,26 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 	}
 	log.Info("stopped")
 	return err
+}
+
+// serveMetrics serves /metrics alone on addr (--metrics-addr) until ctx
+// ends, so that the metrics can stay on an internal interface.
+func serveMetrics(ctx context.Context, addr string, a *app.App, log *slog.Logger) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", a.Metrics.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	log.Info("serving metrics", "addr", l.Addr().String())
+	go func() {
+		if err := whttp.Run(ctx, srv, l, "", "", time.Second); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "error", err.Error())
+		}
+	}()
+	return nil
 }
 
 func printBanner(base, db string, isDemo bool) {

@@ -203,3 +203,41 @@ func selfSignedCert(t *testing.T, dir string) (certFile, keyFile string, pool *x
 	pool.AddCert(cert)
 	return certFile, keyFile, pool
 }
+
+// With --metrics-addr, /metrics is served there and not on --addr; the
+// OTLP endpoint is checked before anything listens.
+func TestServeMetricsAddr(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildBinary(t)
+	_, base, stderr := startServe(t, bin, "--db", filepath.Join(dir, "w.db"), "--metrics-addr", "127.0.0.1:0",
+		"--otlp-endpoint", "http://127.0.0.1:1")
+	// The line is written before the banner; the pipe may bring it a little later.
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		m = regexp.MustCompile(`msg="serving metrics" addr=(\S+)`).FindStringSubmatch(stderr.String())
+	}
+	if m == nil {
+		t.Fatalf("no metrics listener in the log:\n%s", stderr)
+	}
+	resp, err := http.Get("http://" + m[1] + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "wayfarer_http_requests_total") && !strings.Contains(string(body), "go_sql_open_connections") {
+		t.Fatalf("metrics listener: %d %.300s", resp.StatusCode, body)
+	}
+	resp, err = http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Fatalf("/metrics on --addr with --metrics-addr: %d", resp.StatusCode)
+	}
+	out, err := exec.Command(bin, "serve", "--db", filepath.Join(dir, "w.db"), "--addr", "127.0.0.1:0", "--otlp-endpoint", "collector:4318").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `--otlp-endpoint "collector:4318" is not a URL`) {
+		t.Fatalf("a bad OTLP endpoint: %v\n%s", err, out)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/metrics"
 	"github.com/wayfarerhq/wayfarer/internal/password"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
@@ -49,6 +50,9 @@ type Config struct {
 	HashNice          int           // that process's nice level (default DefaultHashNice)
 	SessionCache      int           // sessions kept in memory; negative: none (every request asks the store)
 	SessionPoll       time.Duration // how often the revocation log is read
+
+	CORSOrigins      string // browser origins allowed to call (--cors-origins); empty: CORS off
+	MetricsElsewhere bool   // /metrics has its own listener (--metrics-addr), not the API's
 
 	// Attachments bound the bytes of file attachments, per file and per
 	// person (--attachment-max-bytes, --attachment-max-person-bytes); zero: the defaults.
@@ -142,6 +146,8 @@ type App struct {
 	Hasher    *password.Hasher
 	Server    *whttp.Server
 	Clock     wayfarer.Clock
+	// Metrics is the instance's Prometheus registry (GET /metrics).
+	Metrics *metrics.Metrics
 	// CardKeys is the card keyset in use; nil when none is configured.
 	CardKeys *vault.Ring
 
@@ -188,6 +194,7 @@ func migrateOrCheck(ctx context.Context, db *sqlstore.DB, noMigrate bool) error 
 }
 
 func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
+	log = slog.New(whttp.WithRequestIDs(log.Handler())) // a request's lines carry its ID
 	if err := migrateOrCheck(ctx, db, cfg.NoMigrate); err != nil {
 		return nil, err
 	}
@@ -201,6 +208,10 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 		return nil, fmt.Errorf("the token key must be at least 32 bytes long")
 	}
 	proxies, err := whttp.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	cors, err := whttp.ParseCORSOrigins(cfg.CORSOrigins)
 	if err != nil {
 		return nil, err
 	}
@@ -226,10 +237,16 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	if err != nil {
 		return nil, err
 	}
-	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown, TrustedProxies: proxies}, log)
+	m := metrics.New()
+	m.WatchDB("primary", db.Primary())
+	m.WatchDB("replica", db.Replica())
+	db.SetQueryObserver(m.Query)
+	srv := whttp.NewServer(whttp.Config{BodyLimit: cfg.BodyLimit, BuildVersion: cfg.BuildVersion, UnknownFields: unknown,
+		TrustedProxies: proxies, CORS: cors, MetricsElsewhere: cfg.MetricsElsewhere}, log)
 	srv.Login = login
 	srv.DB = db
-	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring), Clock: clock, Log: log, Attachments: cfg.Attachments.WithDefaults()}
+	srv.Metrics = m
+	srv.Persons = &wayfarer.PersonService{Store: db, Sealer: sealerOf(ring, m), Clock: clock, Log: log, Attachments: cfg.Attachments.WithDefaults()}
 	srv.Search = &wayfarer.SearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
 	srv.Activities = &wayfarer.ActivityService{Store: db, Clock: clock}
 	srv.Flat = &wayfarer.FlatSearchService{Store: db, MaxRows: max(cfg.MaxSearchRows, 0)}
@@ -237,7 +254,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	srv.Tags = &wayfarer.TagService{Store: db, Clock: clock}
 	srv.Affiliations = &wayfarer.AffiliationService{Store: db}
 	a := &App{
-		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring, hashWorker: worker,
+		DB: db, Login: login, Hasher: hasher, Server: srv, Clock: clock, CardKeys: ring, hashWorker: worker, Metrics: m,
 		Admin:     &wayfarer.AdminService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
 		Operators: &wayfarer.OperatorService{Store: db, Auth: db, Hasher: hasher, Clock: clock},
 	}

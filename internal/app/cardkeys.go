@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/wayfarerhq/wayfarer/internal/metrics"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/vault"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -28,26 +29,33 @@ func loadCardKeys(cfg Config) (*vault.Ring, error) {
 	return vault.LoadRing(cfg.CardKeyFile, cfg.CardKeys)
 }
 
-func sealerOf(ring *vault.Ring) wayfarer.CardSealer {
+func sealerOf(ring *vault.Ring, m *metrics.Metrics) wayfarer.CardSealer {
 	if ring == nil {
 		return noKeySealer{}
 	}
-	return vaultSealer{ring}
+	return vaultSealer{ring, m}
 }
 
 // vaultSealer is the core's CardSealer over the card vault. Ciphertexts are
 // bound to their agency ("agency:<id>"): a number copied into another
 // agency's row does not decrypt there.
-type vaultSealer struct{ ring *vault.Ring }
+// Every operation is counted in the metrics (never with a number or key).
+type vaultSealer struct {
+	ring    *vault.Ring
+	metrics *metrics.Metrics
+}
 
 func cardAAD(agencyID int64) []byte { return []byte("agency:" + strconv.FormatInt(agencyID, 10)) }
 
 func (s vaultSealer) Seal(agencyID int64, digits string) (string, []byte, error) {
-	return s.ring.Encrypt([]byte(digits), cardAAD(agencyID))
+	keyID, cipher, err := s.ring.Encrypt([]byte(digits), cardAAD(agencyID))
+	s.metrics.Vault("encrypt", err)
+	return keyID, cipher, err
 }
 
 func (s vaultSealer) Open(agencyID int64, keyID string, cipher []byte) (string, error) {
 	pt, err := s.ring.Decrypt(keyID, cipher, cardAAD(agencyID))
+	s.metrics.Vault("decrypt", err)
 	if err != nil {
 		return "", err
 	}

@@ -7,14 +7,16 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
-// bulkBatch persons are generated, and written in one transaction, at a time.
-const bulkBatch = 20000
+// bulkBatch persons are generated, and written in one transaction, at a
+// time; the first batch is firstBulkBatch, each next one twice as large.
+const (
+	bulkBatch      = 20000
+	firstBulkBatch = 500
+)
 
 // LoadPersons tops the agency up to n persons with demo persons, GeneratePerson
 // numbers count..n-1 of the DemoPersonSeed sequence: the result does not
@@ -40,12 +42,9 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 	if err != nil {
 		return 0, err
 	}
-	var bar *progressbar.ProgressBar
+	var bar *progressLine
 	if progress != nil {
-		bar = progressbar.NewOptions(n-start, progressbar.OptionSetWriter(progress),
-			progressbar.OptionSetDescription(fmt.Sprintf("persons of %s", ag.Alias)), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("persons"), progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionOnCompletion(func() { fmt.Fprintln(progress) }))
+		bar = newProgress(progress, "persons of "+ag.Alias, n-start, time.Now)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -59,8 +58,11 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 	go func() {
 		defer close(batches)
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for lo := start; lo < n; lo += bulkBatch {
-			hi := min(lo+bulkBatch, n)
+		// The first batches are small, so that the progress line has a
+		// rate and an estimate within a second; then bulkBatch at a time.
+		size := firstBulkBatch
+		for lo := start; lo < n; lo, size = lo+size, min(size*2, bulkBatch) {
+			hi := min(lo+size, n)
 			out := make(chan result, 1)
 			select {
 			case batches <- out:
@@ -96,10 +98,13 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 			}
 			added += len(r.persons)
 			if bar != nil {
-				_ = bar.Add(len(r.persons))
+				bar.update(added)
 			}
 		}
 		return nil
 	})
+	if bar != nil && err == nil {
+		bar.finish(added)
+	}
 	return added, err
 }

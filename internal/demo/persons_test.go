@@ -1,6 +1,7 @@
 package demo_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"reflect"
@@ -184,9 +185,13 @@ func TestLoadPersonsTopsUp(t *testing.T) {
 	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
 		ctx := context.Background()
 		sealer := s.App.Server.Persons.Sealer
-		added, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, 1500, sealer, nil)
+		var progress bytes.Buffer // not a terminal: plain lines
+		added, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, 1500, sealer, &progress)
 		if err != nil || added != 1500 {
 			t.Fatalf("first load added %d: %v", added, err)
+		}
+		if p := progress.String(); strings.Contains(p, "\r") || !strings.Contains(p, "persons of DEMO: 1500/1500 (100%), done in") {
+			t.Fatalf("progress: %q", p)
 		}
 		if added, err := demo.LoadPersons(ctx, s.App.DB, demo.Alias, 1500, sealer, nil); err != nil || added != 0 {
 			t.Fatalf("second load added %d: %v", added, err)

@@ -75,6 +75,7 @@ func (s *Server) loginWith(w http.ResponseWriter, r *http.Request, in contract.L
 	if e != nil {
 		e.Method = wayfarer.MethodLogin
 	}
+	s.Metrics.Login(loginCode(err, e))
 	// The log names the agency only when the alias named one: an unknown
 	// alias is whatever the client typed, a card number included (a 109
 	// may come before the alias is looked at).
@@ -86,9 +87,22 @@ func (s *Server) loginWith(w http.ResponseWriter, r *http.Request, in contract.L
 	}
 	if _, operator := wayfarer.OperatorAlias(in.Alias); operator && s.Operators != nil {
 		logOf(r.Context()).operator = in.UserName // logged once the password proved it a name
+	} else {
+		logOf(r.Context()).user = in.UserName // a user of that agency: it logged in
 	}
 	writeJSON(w, http.StatusOK, contract.LoginResult{IdentityToken: token, ResultCode: 0, ResultDescription: "Login Successful"})
 	return nil
+}
+
+// loginCode is a login's outcome as the metrics count it: its resultCode.
+func loginCode(err error, e *wayfarer.Error) int {
+	switch {
+	case err == nil:
+		return contract.CodeOK
+	case e != nil:
+		return e.Code
+	}
+	return contract.CodeInternal
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) error {
@@ -124,12 +138,32 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// handleReady answers whether the instance should get traffic: the
+// database answers and no migration is pending (a binary newer than its
+// schema, started with --no-migrate, or a schema rolled back under it).
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
+	// The answer says why in words fit for anyone who can reach the port;
+	// the log line has the database's own error.
+	notReady := func(status, reason string, err error) {
+		attrs := []any{"reason", reason}
+		if err != nil {
+			attrs = append(attrs, "error", err.Error())
+		}
+		s.log.WarnContext(r.Context(), "readiness check failed", attrs...)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": status, "reason": reason})
+	}
 	if err := s.DB.Ping(r.Context()); err != nil {
-		s.log.Warn("readiness check failed", "error", err.Error())
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unreachable"})
+		notReady("database unreachable", "the database does not answer", err)
 		return nil
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	pending, err := s.DB.MigrationsPending(r.Context())
+	switch {
+	case err != nil:
+		notReady("database unreachable", "the migration status cannot be read", err)
+	case pending:
+		notReady("migrations pending", "the database has pending migrations: run 'wayfarer migrate up'", nil)
+	default:
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	}
 	return nil
 }

@@ -13,6 +13,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 type route struct {
 	method    string
+	pattern   string   // as added: the metrics' and the access log's route label
 	segments  []string // literal segments match case-insensitively; "{name}" captures
 	shape     string   // one byte per segment: '1' literal, '0' parameter
 	handle    handlerFunc
@@ -39,7 +40,7 @@ func (rt *router) addLimited(method, pattern string, limit func() int64, h handl
 			shape[i] = '0'
 		}
 	}
-	rt.routes = append(rt.routes, route{method: method, segments: segs, shape: string(shape), handle: h, bodyLimit: limit})
+	rt.routes = append(rt.routes, route{method: method, pattern: pattern, segments: segs, shape: string(shape), handle: h, bodyLimit: limit})
 }
 
 func split(path string) []string {
@@ -92,6 +93,7 @@ func (rt *router) match(r *http.Request) (found *route, allowed []string) {
 		}
 		as181 := *ro
 		as181.handle = servedAs181(ro.handle)
+		as181.pattern = contract.BasePath181 + ro.pattern
 		return &as181, nil
 	}
 	return rt.matchSegments(r, segs)

@@ -39,21 +39,33 @@ func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) erro
 	}
 	res, err := s.Search.Search(r.Context(), sessionOf(r), c)
 	if err != nil {
+		s.Metrics.Search("person", searchFormat(c.ReportFormat), "error")
 		s.logSearchCutOff(r, "person search", c.Shape(), err)
 		return err
 	}
-	s.writeSearchResult(w, r, res, &c.BaseCriteria)
+	s.writeSearchResult(w, r, "person", res, &c.BaseCriteria)
 	return nil
+}
+
+// searchFormat is a search answer's format as the metrics count it.
+func searchFormat(reportFormat bool) string {
+	if reportFormat {
+		return "csv"
+	}
+	return "json"
 }
 
 // writeSearchResult writes a search's rows: a JSON array of objects, or CSV
 // when reportFormat is true; nothing found (or a page past the end) is 204
 // with no body, JSON or CSV alike, as the reference's searches answer.
-func (s *Server) writeSearchResult(w http.ResponseWriter, r *http.Request, res *wayfarer.SearchResult, c *wayfarer.BaseCriteria) {
+// kind names the search in the metrics ("person", or the search kit's method).
+func (s *Server) writeSearchResult(w http.ResponseWriter, r *http.Request, kind string, res *wayfarer.SearchResult, c *wayfarer.BaseCriteria) {
 	if len(res.Rows) == 0 {
+		s.Metrics.Search(kind, searchFormat(c.ReportFormat), "empty")
 		noContent(w)
 		return
 	}
+	s.Metrics.Search(kind, searchFormat(c.ReportFormat), "rows")
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	if c.ReportFormat {

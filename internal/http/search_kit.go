@@ -34,10 +34,11 @@ func (s *Server) flatSearch(cat *wayfarer.SearchCatalog, decode flatDecoder) fun
 		}
 		res, err := s.Flat.Search(r.Context(), sess, cat, c)
 		if err != nil {
+			s.Metrics.Search(cat.Method, searchFormat(c.ReportFormat), "error")
 			s.logSearchCutOff(r, cat.Method, c.Shape(), err)
 			return err
 		}
-		s.writeSearchResult(w, r, res, &c.BaseCriteria)
+		s.writeSearchResult(w, r, cat.Method, res, &c.BaseCriteria)
 		return nil
 	}
 }

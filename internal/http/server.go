@@ -15,13 +15,15 @@ import (
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/metrics"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
-// Pinger reports whether the database answers (for /readyz).
+// Pinger reports whether the database answers and is current (for /readyz).
 type Pinger interface {
 	Ping(ctx context.Context) error
+	MigrationsPending(ctx context.Context) (bool, error)
 }
 
 // Config is the HTTP side of the configuration.
@@ -31,6 +33,11 @@ type Config struct {
 	UnknownFields jsoncodec.UnknownFields
 	// TrustedProxies may name the client in X-Forwarded-For (clientaddr.go).
 	TrustedProxies []netip.Prefix
+	// CORS lists the browser origins allowed to call (cors.go); nil: none.
+	CORS *CORS
+	// MetricsElsewhere: /metrics is served on its own listener
+	// (--metrics-addr), not on this one.
+	MetricsElsewhere bool
 }
 
 // Server serves the Wayfarer interface.
@@ -46,6 +53,7 @@ type Server struct {
 	OperatorAdmin *wayfarer.OperatorAdmin
 	Operators     *wayfarer.OperatorService
 	DB            Pinger
+	Metrics       *metrics.Metrics // nil: none recorded, /metrics answers 404
 	Config        Config
 
 	log    *slog.Logger
@@ -102,7 +110,8 @@ func (s *Server) routes() {
 // requestLog collects what the access log line reports beyond the basics;
 // handlers fill it as they learn it.
 type requestLog struct {
-	alias    string
+	alias    string // the agency, once known
+	user     string // the agency's user, once authenticated
 	operator string // the host operator whose session made the request (docs/operators.md)
 	status   int
 }
@@ -136,36 +145,66 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// ServeHTTP routes a request and writes one access-log line for it. The
-// line holds the path without its query and never a header, body or token.
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// ServeHTTP gives a request its ID, routes it, and writes one access-log
+// line and the request metrics for it. The line holds the route and the
+// path without its query and never a header, body or token.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rl := &requestLog{}
-	r = r.WithContext(context.WithValue(r.Context(), logKey{}, rl))
+	id := requestID(r)
+	ctx, endSpan := startSpan(r, id)
+	ctx = context.WithValue(ctx, logKey{}, rl)
+	ctx = context.WithValue(ctx, requestIDKey{}, id)
+	r = r.WithContext(ctx)
 	sw := &statusWriter{ResponseWriter: w, rl: rl}
+	route, method := "unmatched", "other"
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("panic", "method", r.Method, "path", loggedPath(r), "panic", p)
+			s.log.ErrorContext(ctx, "panic", "method", r.Method, "path", loggedPath(r), "panic", p)
 			if rl.status == 0 {
 				s.writeError(sw, r, errors.New("panic"), wayfarer.MethodRequest)
 			}
 		}
-		s.log.Info("request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "alias", rl.alias, "operator", rl.operator)
+		took := time.Since(start)
+		if rl.status == 0 {
+			rl.status = http.StatusOK // nothing written: net/http answers 200
+		}
+		endSpan(route, rl.status)
+		s.Metrics.Request(route, method, rl.status, took)
+		s.log.InfoContext(ctx, "request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
+			"duration_ms", float64(took.Microseconds())/1000, "route", route, "client", clientIP(r, s.Config.TrustedProxies),
+			"alias", rl.alias, "user", rl.user, "operator", rl.operator)
 	}()
 
-	sw.Header().Set(contract.WayfarerVersionHeader, s.Config.BuildVersion)
+	h := sw.Header()
+	h.Set(contract.WayfarerVersionHeader, s.Config.BuildVersion)
+	h.Set(RequestIDHeader, id)
+	if s.Config.CORS.handle(sw, r) {
+		route, method = "preflight", http.MethodOptions
+		return
+	}
+	if opsRoute, ok := s.serveOps(sw, r); ok {
+		route = opsRoute
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			method = r.Method
+		}
+		return
+	}
 	ro, allowed := s.router.match(r)
 	if ro == nil {
 		if len(allowed) > 0 {
-			sw.Header().Set("Allow", strings.Join(allowed, ", "))
-			sw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			h.Set("Allow", strings.Join(allowed, ", "))
+			h.Set("Content-Type", "text/plain; charset=utf-8")
 			sw.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
 		notFound(sw)
 		return
 	}
+	route, method = ro.pattern, ro.method
 	limit := s.Config.BodyLimit
 	if ro.bodyLimit != nil {
 		limit = max(limit, ro.bodyLimit())
@@ -208,12 +247,15 @@ func (s *Server) authed(method string, h handlerFunc) handlerFunc {
 		if err != nil {
 			return err
 		}
-		logOf(r.Context()).alias = sess.AgencyAlias
+		rl := logOf(r.Context())
+		rl.alias = sess.AgencyAlias
 		if sess.IsOperator() {
-			logOf(r.Context()).operator = sess.UserName
+			rl.operator = sess.UserName
 			if err := s.auditInAgency(r, sess); err != nil {
 				return err
 			}
+		} else {
+			rl.user = sess.UserName
 		}
 		ctx := context.WithValue(r.Context(), sessionKey{}, sess)
 		ctx = context.WithValue(ctx, claimsKey{}, claims)

@@ -21,12 +21,13 @@ import (
 // DB is a Wayfarer database: a primary, an optional read replica, the
 // engine's dialect and its migrations.
 type DB struct {
-	primary      *sql.DB
-	replica      *sql.DB
-	Dialect      Dialect
-	migrations   fs.FS
-	queryTimeout atomic.Int64                 // time.Duration; see timeout.go
-	onRevoke     func(...wayfarer.Revocation) // OnRevoke
+	primary       *sql.DB
+	replica       *sql.DB
+	Dialect       Dialect
+	migrations    fs.FS
+	queryTimeout  atomic.Int64                 // time.Duration; see timeout.go
+	onRevoke      func(...wayfarer.Revocation) // OnRevoke
+	queryObserver QueryObserver                // SetQueryObserver
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.
@@ -36,6 +37,9 @@ func New(primary *sql.DB, d Dialect, migrations fs.FS) *DB {
 
 // SetReplica routes read-only-intent searches to r.
 func (db *DB) SetReplica(r *sql.DB) { db.replica = r }
+
+// Replica is the read replica's handle; nil when none is configured.
+func (db *DB) Replica() *sql.DB { return db.replica }
 
 // Primary is the read-write handle.
 func (db *DB) Primary() *sql.DB { return db.primary }

@@ -42,9 +42,10 @@ func (db *DB) QueryTimeout() time.Duration { return time.Duration(db.queryTimeou
 //	ctx, end := db.bound(ctx)
 //	defer end(&err)
 func (db *DB) bound(ctx context.Context) (context.Context, func(*error)) {
+	start := time.Now()
 	limit := db.QueryTimeout()
 	if limit <= 0 {
-		return ctx, func(*error) {}
+		return ctx, func(errp *error) { db.observe(start, errp, false) }
 	}
 	d := limit
 	if db.Dialect.requestSettings != "" {
@@ -53,11 +54,35 @@ func (db *DB) bound(ctx context.Context) (context.Context, func(*error)) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(parent, d)
 	return ctx, func(errp *error) {
-		if errp != nil && *errp != nil && timedOut(parent, ctx, *errp) {
+		timeout := errp != nil && *errp != nil && timedOut(parent, ctx, *errp)
+		if timeout {
 			*errp = wayfarer.QueryTimeoutError(limit)
 		}
 		cancel()
+		db.observe(start, errp, timeout)
 	}
+}
+
+// QueryObserver learns the time and outcome ("ok", "error", "timeout") of
+// every store call that serves a request (the /metrics query time).
+type QueryObserver func(d time.Duration, outcome string)
+
+// SetQueryObserver sets the observer; call it before serving.
+func (db *DB) SetQueryObserver(o QueryObserver) { db.queryObserver = o }
+
+func (db *DB) observe(start time.Time, errp *error, timeout bool) {
+	if db.queryObserver == nil {
+		return
+	}
+	outcome := "ok"
+	switch {
+	case timeout:
+		outcome = "timeout"
+	case errp != nil && *errp != nil && wayfarer.AsError(*errp) == nil &&
+		!errors.Is(*errp, wayfarer.ErrNotFound) && !errors.Is(*errp, sql.ErrNoRows):
+		outcome = "error" // a failure of the database, not an answer such as "not found"
+	}
+	db.queryObserver(time.Since(start), outcome)
 }
 
 // timedOut reports whether err ended a call because its time ran out, not

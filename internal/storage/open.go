@@ -3,7 +3,10 @@ package storage
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/postgres"
@@ -43,7 +46,7 @@ func OpenWith(dsn string, o Options) (*sqlstore.DB, error) {
 	if IsPostgres(dsn) {
 		db, err = postgres.Open(dsn)
 	} else {
-		db, err = sqlite.OpenWith(strings.TrimPrefix(dsn, "sqlite://"), sqlite.Options{Synchronous: o.SQLiteSynchronous})
+		db, err = sqlite.OpenWith(sqlitePath(dsn), sqlite.Options{Synchronous: o.SQLiteSynchronous})
 	}
 	if err != nil {
 		return nil, err
@@ -62,6 +65,30 @@ func OpenWith(dsn string, o Options) (*sqlstore.DB, error) {
 	}
 	return db, nil
 }
+
+// MustExist refuses a SQLite database whose file does not exist, naming
+// it: opening one creates it, so a mistyped --db would otherwise start an
+// empty database and migrate it. Only the commands that create databases
+// (serve --demo, demo, migrate up) skip the check. A PostgreSQL URL
+// passes: the server says whether the database exists.
+func MustExist(dsn string) error {
+	if dsn == "" || IsPostgres(dsn) {
+		return nil
+	}
+	path := sqlitePath(dsn)
+	if path == ":memory:" {
+		return nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the database file %s does not exist: check --db (or WAYFARER_DB). "+
+			"To create a database there, run 'wayfarer --db %s migrate up' (or 'wayfarer --db %s serve --demo' for a demo)", path, path, path)
+	} else if err != nil {
+		return fmt.Errorf("the SQLite file %s cannot be read: %w", path, err)
+	}
+	return nil
+}
+
+func sqlitePath(dsn string) string { return strings.TrimPrefix(dsn, "sqlite://") }
 
 // Redact hides a password in a database URL for printing.
 func Redact(dsn string) string {
