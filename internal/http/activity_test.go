@@ -109,7 +109,7 @@ func TestActivityCreateLoadAndSearchShape(t *testing.T) {
 			t.Fatalf("row %v\nwant %v", rows[0], want)
 		}
 		rows = admin.activitySearch(`{"startingRow":0,"appUserRecNo":{"value":[1825,1],"compareCondition":1},"completed":false}`)
-		if rows != nil && len(rows) > 0 && int64(rows[0]["appUser_recNo"].(float64)) != 1 {
+		if len(rows) > 0 && int64(rows[0]["appUser_recNo"].(float64)) != 1 {
 			t.Fatalf("%v", rows)
 		}
 		if rows := admin.activitySearch(`{"startingRow":0,"appUserRecNo":{"compareCondition":3},"completed":false}`); rows != nil {
