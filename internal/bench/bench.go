@@ -49,6 +49,7 @@ var Queries = []Query{
 		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+	{LoadQuery, "admin", ""},
 }
 
 // Select picks the Queries whose names start with one of the
@@ -204,19 +205,28 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	for _, q := range cfg.Queries {
-		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", q.Name, err)
-		}
-		direct := func(ctx context.Context) (int, error) {
-			res, err := a.DB.SearchPersons(ctx, scopes[q.User], crit)
+		var direct, overHTTP func(context.Context) (int, error)
+		if q.Name == LoadQuery {
+			recNo, err := typicalPerson(ctx, a.DB, scopes[q.User])
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
-			return len(res.Rows), nil
-		}
-		overHTTP := func(ctx context.Context) (int, error) {
-			return post(ctx, client, base, tokens[q.User], q.Body)
+			direct, overHTTP = loadFuncs(a.DB, scopes[q.User], client, base, tokens[q.User], recNo)
+		} else {
+			crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", q.Name, err)
+			}
+			direct = func(ctx context.Context) (int, error) {
+				res, err := a.DB.SearchPersons(ctx, scopes[q.User], crit)
+				if err != nil {
+					return 0, err
+				}
+				return len(res.Rows), nil
+			}
+			overHTTP = func(ctx context.Context) (int, error) {
+				return post(ctx, client, base, tokens[q.User], q.Body)
+			}
 		}
 		for _, c := range cfg.Concurrency {
 			for _, m := range []struct {

@@ -133,6 +133,9 @@ func BenchmarkSearch(b *testing.B) {
 	s, client := benchServer(b)
 	ctx := context.Background()
 	for _, q := range Queries {
+		if q.Name == LoadQuery {
+			continue // BenchmarkLoadPerson
+		}
 		tok, sess, crit := benchQuery(b, s, q)
 		b.Run(q.Name+"/direct", func(b *testing.B) {
 			for b.Loop() {

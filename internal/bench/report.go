@@ -53,6 +53,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")
 	for _, q := range r.QueryTexts {
+		if q.Body == "" {
+			fmt.Fprintf(&b, "- %s, as `%s`\n", q.Name, q.User)
+			continue
+		}
 		fmt.Fprintf(&b, "- %s, as `%s`: `%s`\n", q.Name, q.User, q.Body)
 	}
 	_, err := io.WriteString(w, b.String())
