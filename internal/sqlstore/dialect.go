@@ -65,6 +65,11 @@ type Dialect struct {
 	// compiling a search of many filters took seconds (docs/decisions.md).
 	// SQLite needs none: its statements stop through their context.
 	requestSettings string
+	// localSettings is requestSettings as statements without arguments
+	// (SET LOCAL), for a driver that sends them with the transaction's
+	// BEGIN in one round trip (RequestSettings); ms is the query time
+	// limit, 0 none.
+	localSettings func(ms int64) string
 	// subplansAfter, when above 0, is how many filters on tags and
 	// marketing a search keeps as semi-joins for the planner to order;
 	// later ones are tested person by person (an EXISTS with OFFSET 0,
@@ -91,8 +96,18 @@ var (
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
-		subplansAfter:   4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
+		localSettings: pgLocalSettings,
+		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
+
+// pgLocalSettings is requestSettings of PostgreSQL without arguments:
+// ms is a number, so the text is safe to send as it is.
+func pgLocalSettings(ms int64) string {
+	if ms <= 0 {
+		return "SET LOCAL jit = off"
+	}
+	return "SET LOCAL statement_timeout = '" + strconv.FormatInt(ms, 10) + "ms'; SET LOCAL jit = off"
+}
 
 // pgWaitNotification waits on a pgx connection (through database/sql's
 // Raw) for the next notification.

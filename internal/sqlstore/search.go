@@ -243,6 +243,7 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		// One snapshot for the rows and their count, and the request's
 		// settings where the engine has any.
 		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
+		ctx := db.withRequestSettings(ctx)
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return nil, err
 		}
