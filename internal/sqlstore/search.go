@@ -184,6 +184,12 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 			rows.OrderBy = append(rows.OrderBy, E(orderKey(d, k)))
 		}
 		rows.Limit, rows.Offset = limit, c.StartingRow
+		if opt.keys {
+			rows.Columns = append(append([]Expr{}, rows.Columns...), keyColumns(order)...)
+		}
+		if opt.after != nil {
+			rows.Where = append(append([]Expr{}, rows.Where...), afterKeys(order, opt.after))
+		}
 		cnt := base
 		cnt.Columns = []Expr{E("COUNT(*)")}
 		return searchQuery{rows: rows, count: cnt.Expr()}
@@ -230,6 +236,15 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	if err != nil {
 		return nil, err
 	}
+	var fp [16]byte
+	if c.Continues() {
+		fp, opt.keys = db.searchFingerprint(sc, c), true
+		if c.Continuation != "" {
+			if opt.after, err = decodeContinuation(c.Continuation, fp, len(searchOrder(db.Dialect, c))); err != nil {
+				return nil, err
+			}
+		}
+	}
 	q := db.buildSearch(sc, c, opt)
 	needCount := c.HasColumn("summaryCount")
 	query, args := q.rows.Build(db.Dialect)
@@ -259,8 +274,12 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	}
 	defer rows.Close()
 	n := len(c.Columns)
-	raw := make([]any, n)
-	dest := make([]any, n)
+	nk := 0
+	if opt.keys {
+		nk = len(searchOrder(db.Dialect, c))
+	}
+	raw := make([]any, n+nk)
+	dest := make([]any, n+nk)
 	for i := range raw {
 		dest[i] = &raw[i]
 	}
@@ -282,6 +301,9 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		return nil, fmt.Errorf("person search: %w", err)
 	}
 	rows.Close()
+	if opt.keys && int64(len(res.Rows)) == c.RowCount {
+		res.Continuation = encodeContinuation(fp, raw[n:])
+	}
 	if needCount && len(res.Rows) > 0 {
 		cq := db.Dialect.Rebind(q.count.SQL)
 		if err := tx.QueryRowContext(ctx, cq, q.count.Args...).Scan(&res.Total); err != nil {

@@ -345,6 +345,9 @@ type SearchCriteria struct {
 	StartingRow    int64
 	RowCount       int64 // 0: no page limit
 	TopRows        int64 // 0: no cap
+	// Continuation starts the page after the row it names (a search's
+	// continuation, search_continuation.go); "" is none.
+	Continuation string
 
 	BaseURL             string
 	ReportFormat        bool

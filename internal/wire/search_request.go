@@ -20,6 +20,7 @@ type personSearchBody struct {
 	IncludeColsExtended        []any          `json:"includeColsExtended" wf:"unsupported"`
 	PersonActivitySearchParams map[string]any `json:"personActivitySearchParams" wf:"unsupported"`
 	DisplayTagRecNo            *int64         `json:"displayTagRecNo" wf:"unsupported"` // the Java client's base search model
+	Continuation               *string        `json:"continuation"`                     // Wayfarer's own: docs/search.md, "Walking every person"
 }
 
 // SearchParamNames lists the parameters of POST /personSearch as the
@@ -43,7 +44,11 @@ func DecodePersonSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.SearchCr
 			return nil, err
 		}
 	}
-	return SearchCriteria(&b.PersonSearchRequest)
+	c, err := SearchCriteria(&b.PersonSearchRequest)
+	if c != nil {
+		c.Continuation = deref(b.Continuation)
+	}
+	return c, err
 }
 
 // SearchCriteria converts a request: each parameter through the core's
