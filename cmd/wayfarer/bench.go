@@ -31,6 +31,7 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 			&cli.StringFlag{Name: "concurrency", Value: "1,16", Usage: "comma-separated concurrency levels"},
 			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
+			&cli.IntFlag{Name: "walk", Value: 1000, Usage: "page size of a walk through every person by continuation, after the queries (0: none)"},
 		},
 		Commands: []*cli.Command{floodCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -51,7 +52,7 @@ Markdown tables of BENCHMARKS.md (p50, p99, throughput, HTTP/direct ratio).
 				return cli.Exit("--queries: "+err.Error(), 2)
 			}
 			rep, err := bench.Run(ctx, bench.Config{App: cfg, Persons: int(cmd.Int("persons")), Duration: cmd.Duration("duration"),
-				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr})
+				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr, Walk: int(cmd.Int("walk"))})
 			if err != nil {
 				return err
 			}

@@ -49,6 +49,7 @@ var Queries = []Query{
 		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+	{ContinuedQuery, "admin", continuedBody},
 	{LoadQuery, "admin", ""},
 }
 
@@ -83,6 +84,7 @@ type Config struct {
 	Concurrency []int         // default 1 and 16
 	Queries     []Query       // default Queries
 	Progress    io.Writer     // the loader's progress bar and a line per measurement; nil: quiet
+	Walk        int           // page size of a walk through every person by continuation (0: none)
 }
 
 // Result is one measurement.
@@ -108,6 +110,7 @@ type Report struct {
 	Duration   time.Duration
 	Setup      string
 	QueryTexts []Query
+	Walk       *WalkResult
 }
 
 // Run prepares the database and measures every query.
@@ -213,6 +216,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			direct, overHTTP = loadFuncs(a.DB, scopes[q.User], client, base, tokens[q.User], recNo)
 		} else {
+			if q.Name == ContinuedQuery {
+				if q.Body, err = continuedAfter(ctx, a.DB, scopes[q.User], q.Body, continuedRow(rep.Persons)); err != nil {
+					return nil, fmt.Errorf("%s: %w", q.Name, err)
+				}
+			}
 			crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", q.Name, err)
@@ -243,6 +251,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows)
 			}
 		}
+	}
+	if cfg.Walk > 0 {
+		w, err := walk(ctx, client, base, tokens["admin"], cfg.Walk)
+		if err != nil {
+			return nil, err
+		}
+		rep.Walk = &w
+		fmt.Fprintf(progress, "walk: %d rows in %d pages of %d in %s\n", w.Rows, w.Pages, w.PageSize, w.Took.Round(time.Millisecond))
 	}
 	return rep, nil
 }
