@@ -54,6 +54,9 @@ type Dialect struct {
 	// after it: on SQLite a large page cache (the index pages of a million
 	// persons), given back afterwards.
 	bulkBegin, bulkEnd string
+	// copyFrom writes rows into table with the engine's COPY, on conn
+	// (inside the transaction open on it); nil: multi-row INSERTs.
+	copyFrom func(ctx context.Context, conn *sql.Conn, table string, cols []string, rows [][]any) error
 	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
 	// vacuums, or index-only scans read the heap until autovacuum runs.
 	bulkAnalyze string
@@ -107,6 +110,18 @@ func pgLocalSettings(ms int64) string {
 		return "SET LOCAL jit = off"
 	}
 	return "SET LOCAL statement_timeout = '" + strconv.FormatInt(ms, 10) + "ms'; SET LOCAL jit = off"
+}
+
+// pgCopyFrom is copyFrom on pgx (through database/sql's Raw).
+func pgCopyFrom(ctx context.Context, conn *sql.Conn, table string, cols []string, rows [][]any) error {
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return fmt.Errorf("COPY needs a pgx connection, not %T", dc)
+		}
+		_, err := c.Conn().CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
+		return err
+	})
 }
 
 // pgWaitNotification waits on a pgx connection (through database/sql's
