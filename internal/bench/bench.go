@@ -111,6 +111,7 @@ type Report struct {
 	Setup      string
 	QueryTexts []Query
 	Walk       *WalkResult
+	PeakRSS    int64 // bytes, the whole benchmark process (peakRSS)
 }
 
 // Run prepares the database and measures every query.
@@ -252,6 +253,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}
 	}
+	rep.PeakRSS = peakRSS()
 	if cfg.Walk > 0 {
 		w, err := walk(ctx, client, base, tokens["admin"], cfg.Walk)
 		if err != nil {

@@ -56,6 +56,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "\nWalk through every person over HTTP by continuation, pages of %d: %d rows in %d pages, %s (%.0f rows/s).\n",
 			w.PageSize, w.Rows, w.Pages, w.Took.Round(time.Millisecond), float64(w.Rows)/w.Took.Seconds())
 	}
+	if r.PeakRSS > 0 {
+		fmt.Fprintf(&b, "\nPeak RSS of the benchmark process (server, driver and clients, after every query at every concurrency): %d MB.\n", r.PeakRSS>>20)
+	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")
 	for _, q := range r.QueryTexts {
 		if q.Body == "" {
