@@ -47,10 +47,16 @@ var Queries = []Query{
 		`{"lastName":{"value":["Abl"],"compareCondition":5},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"c: commValue Contains e-mail fragment", "admin",
 		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"c, a tenth: commValue Contains son (about 10% of persons)", "admin",
+		`{"commValue":{"value":["son"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
 	{ContinuedQuery, "admin", continuedBody},
 	{LoadQuery, "admin", ""},
+	{"f: tag VIP with value gold", "admin",
+		`{"tags":[{"recNo":{tag:VIP},"value":{"value":["gold"],"compareCondition":1}}],"includeCols":["recNo","name"],"rowCount":50}`},
+	{"g: tag Dietary, any value, and not tag VIP", "admin",
+		`{"tags":[{"recNo":{tag:Dietary}},{"recNo":{tag:VIP},"checked":false}],"includeCols":["recNo","name"],"rowCount":50}`},
 }
 
 // Select picks the Queries whose names start with one of the
@@ -217,6 +223,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			direct, overHTTP = loadFuncs(a.DB, scopes[q.User], client, base, tokens[q.User], recNo)
 		} else {
+			if q.Body, err = withTagIDs(ctx, a.DB, ag.ID, q.Body); err != nil {
+				return nil, fmt.Errorf("%s: %w", q.Name, err)
+			}
 			if q.Name == ContinuedQuery {
 				if q.Body, err = continuedAfter(ctx, a.DB, scopes[q.User], q.Body, continuedRow(rep.Persons)); err != nil {
 					return nil, fmt.Errorf("%s: %w", q.Name, err)

@@ -73,7 +73,7 @@ func TestRunSmall(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 2, " b , d ": 3, "d:": 1} {
+	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 3, " b , d ": 3, "d:": 1, "f,g": 2} {
 		if qs, err := Select(in); err != nil || len(qs) != want {
 			t.Errorf("Select(%q): %d queries, %v; want %d", in, len(qs), err, want)
 		}
@@ -148,6 +148,16 @@ func BenchmarkSearch(b *testing.B) {
 			}
 			n, _ := s.App.DB.CountPersons(ctx, sess.AgencyID)
 			if q.Body, err = continuedAfter(ctx, s.App.DB, sess.Scope(wayfarer.AreaPerson), q.Body, continuedRow(n)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if strings.Contains(q.Body, "{tag:") {
+			tok := s.LoginDemo(b, q.User)
+			sess, _, err := s.App.Login.Authenticate(ctx, tok)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if q.Body, err = withTagIDs(ctx, s.App.DB, sess.AgencyID, q.Body); err != nil {
 				b.Fatal(err)
 			}
 		}
