@@ -188,7 +188,7 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 			rows.Columns = append(append([]Expr{}, rows.Columns...), keyColumns(order)...)
 		}
 		if opt.after != nil {
-			rows.Where = append(append([]Expr{}, rows.Where...), afterKeys(order, opt.after))
+			rows.Where = append(append([]Expr{}, rows.Where...), afterKeys(d, order, opt.after))
 		}
 		cnt := base
 		cnt.Columns = []Expr{E("COUNT(*)")}

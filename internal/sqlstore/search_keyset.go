@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -120,11 +122,19 @@ func normalizeKey(v any) any {
 }
 
 // afterKeys is the condition "the row comes after the one with these
-// keys" in the order of searchOrder, where NULL sorts first: for each key
-// i, the keys before it equal and key i greater. The first key also bounds
-// the index range from below, so the walk starts at the continuation
-// instead of testing every earlier row.
-func afterKeys(order []string, keys []any) Expr {
+// keys" in the order of searchOrder, where NULL sorts first. Without a
+// null key, on engines with Dialect.rowValueSeek, it is one row-value
+// comparison, run as a range of the name index starting at the
+// continuation; a row with a null
+// key where the continuation has a value sorts before it, and the
+// comparison (unknown there) leaves it out, as it should. With a null key
+// it is spelled out: for each key i, the keys before it equal and key i
+// greater, the first key bounding the index range from below.
+func afterKeys(d Dialect, order []string, keys []any) Expr {
+	if d.rowValueSeek && !slices.Contains(keys, nil) {
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ")
+		return E("("+strings.Join(order, ", ")+") > ("+marks+")", keys...)
+	}
 	var alts []Expr
 	var eqs []Expr
 	for i, k := range order {
