@@ -32,23 +32,27 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !ok {
 		return dc, nil
 	}
-	return &conn{Conn: sc}, nil
+	return &conn{stdlibConn: sc}, nil
 }
 
 // conn is pgx's connection with a BeginTx that applies the request's
-// settings; everything else is pgx's.
-type conn struct{ *stdlib.Conn }
+// settings; everything else is pgx's, including Conn() (the *pgx.Conn that
+// LISTEN and COPY reach through database/sql's Raw). The embedded field is
+// named by the alias, so that it does not hide that method.
+type conn struct{ *stdlibConn }
+
+type stdlibConn = stdlib.Conn
 
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	s := sqlstore.RequestSettingsOf(ctx)
-	if s == nil || s.SQL == "" || c.Conn.Conn().IsClosed() {
-		return c.Conn.BeginTx(ctx, opts)
+	if s == nil || s.SQL == "" || c.Conn().IsClosed() {
+		return c.stdlibConn.BeginTx(ctx, opts)
 	}
 	begin, err := beginSQL(opts)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := c.Conn.Conn().BeginTx(ctx, pgx.TxOptions{BeginQuery: begin + "; " + s.SQL})
+	tx, err := c.Conn().BeginTx(ctx, pgx.TxOptions{BeginQuery: begin + "; " + s.SQL})
 	if err != nil {
 		return nil, err
 	}

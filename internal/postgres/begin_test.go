@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/wayfarerhq/wayfarer/internal/postgres"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 )
@@ -42,5 +44,32 @@ func TestBeginAppliesRequestSettings(t *testing.T) {
 	}
 	if err := db.QueryRowContext(ctx, `SELECT current_setting('statement_timeout')`).Scan(&timeout); err != nil || timeout == "4321ms" {
 		t.Errorf("after the transaction: statement_timeout %s, %v", timeout, err)
+	}
+}
+
+// The wrapped connection still hands out pgx's connection through Raw:
+// LISTEN and COPY need it.
+func TestConnReachesPgx(t *testing.T) {
+	url := os.Getenv("WAYFARER_TEST_POSTGRES_URL")
+	if url == "" {
+		t.Skip("WAYFARER_TEST_POSTGRES_URL not set")
+	}
+	db, err := postgres.OpenHandle(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Raw(func(dc any) error {
+		if _, ok := dc.(interface{ Conn() *pgx.Conn }); !ok {
+			t.Errorf("%T does not give its *pgx.Conn", dc)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

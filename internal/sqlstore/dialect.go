@@ -105,8 +105,8 @@ var (
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
-		localSettings:   pgLocalSettings,
-		subplansAfter:   4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
+		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
+		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
 
 // pgLocalSettings is requestSettings of PostgreSQL without arguments:
