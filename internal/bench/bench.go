@@ -223,7 +223,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			direct, overHTTP = loadFuncs(a.DB, scopes[q.User], client, base, tokens[q.User], recNo)
 		} else {
-			if q.Body, err = withTagIDs(ctx, a.DB, ag.ID, q.Body); err != nil {
+			if q.Body, err = WithTagIDs(ctx, a.DB, ag.ID, q.Body); err != nil {
 				return nil, fmt.Errorf("%s: %w", q.Name, err)
 			}
 			if q.Name == ContinuedQuery {

@@ -157,7 +157,7 @@ func BenchmarkSearch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if q.Body, err = withTagIDs(ctx, s.App.DB, sess.AgencyID, q.Body); err != nil {
+			if q.Body, err = WithTagIDs(ctx, s.App.DB, sess.AgencyID, q.Body); err != nil {
 				b.Fatal(err)
 			}
 		}

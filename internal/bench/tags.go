@@ -14,9 +14,9 @@ import (
 
 var tagRef = regexp.MustCompile(`\{tag:([^}]+)\}`)
 
-// withTagIDs is body with every {tag:Name} replaced by that tag's recNo in
+// WithTagIDs is body with every {tag:Name} replaced by that tag's recNo in
 // the agency.
-func withTagIDs(ctx context.Context, db *sqlstore.DB, agencyID int64, body string) (string, error) {
+func WithTagIDs(ctx context.Context, db *sqlstore.DB, agencyID int64, body string) (string, error) {
 	var err error
 	out := tagRef.ReplaceAllStringFunc(body, func(m string) string {
 		id, e := db.EnsureTag(ctx, agencyID, tagRef.FindStringSubmatch(m)[1])
