@@ -34,6 +34,7 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 			&cli.StringFlag{Name: "concurrency", Value: "1,16", Usage: "comma-separated concurrency levels"},
 			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
+			&cli.IntFlag{Name: "walk", Value: 1000, Usage: "page size of a walk through every person by continuation, after the queries (0: none)"},
 		},
 		Commands: []*cli.Command{floodCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -57,7 +58,7 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 				return cli.Exit("--queries: "+err.Error(), 2)
 			}
 			rep, err := bench.Run(ctx, bench.Config{App: cfg, Persons: int(cmd.Int("persons")), Duration: cmd.Duration("duration"),
-				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr})
+				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr, Walk: int(cmd.Int("walk"))})
 			if err != nil {
 				return err
 			}

@@ -48,8 +48,16 @@ var Queries = []Query{
 		`{"lastName":{"value":["Abl"],"compareCondition":5},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"c: commValue Contains e-mail fragment", "admin",
 		`{"commValue":{"value":["ryan.jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"c, a tenth: commValue Contains son (about 10% of persons)", "admin",
+		`{"commValue":{"value":["son"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+	{ContinuedQuery, "admin", continuedBody},
+	{LoadQuery, "admin", ""},
+	{"g: tag VIP with value gold", "admin",
+		`{"tags":[{"recNo":{tag:VIP},"value":{"value":["gold"],"compareCondition":1}}],"includeCols":["recNo","name"],"rowCount":50}`},
+	{"h: tag Dietary, any value, and not tag VIP", "admin",
+		`{"tags":[{"recNo":{tag:Dietary}},{"recNo":{tag:VIP},"checked":false}],"includeCols":["recNo","name"],"rowCount":50}`},
 	// Issue 14: "my open tasks due this week: which travelers". {agent} is
 	// the agent's recNo, {today} and {week} the day of the run and six days
 	// on (demo activities are dated from the day the persons were loaded).
@@ -97,6 +105,7 @@ type Config struct {
 	Concurrency []int         // default 1 and 16
 	Queries     []Query       // default Queries
 	Progress    io.Writer     // the loader's progress bar and a line per measurement; nil: quiet
+	Walk        int           // page size of a walk through every person by continuation (0: none)
 }
 
 // Result is one measurement.
@@ -122,6 +131,8 @@ type Report struct {
 	Duration   time.Duration
 	Setup      string
 	QueryTexts []Query
+	Walk       *WalkResult
+	PeakRSS    int64 // bytes, the whole benchmark process (peakRSS)
 }
 
 // Run prepares the database and measures every query.
@@ -225,21 +236,38 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	for _, q := range cfg.Queries {
-		body := ExpandBody(q.Body, agent.ID, today)
-		crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", q.Name, err)
-		}
-		crit.ActivityScope = activityScopes[q.User] // the service's part
-		direct := func(ctx context.Context) (int, error) {
-			res, err := a.DB.SearchPersons(ctx, scopes[q.User], crit)
+		var direct, overHTTP func(context.Context) (int, error)
+		if q.Name == LoadQuery {
+			recNo, err := typicalPerson(ctx, a.DB, scopes[q.User])
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
-			return len(res.Rows), nil
-		}
-		overHTTP := func(ctx context.Context) (int, error) {
-			return post(ctx, client, base, tokens[q.User], body)
+			direct, overHTTP = loadFuncs(a.DB, scopes[q.User], client, base, tokens[q.User], recNo)
+		} else {
+			q.Body = ExpandBody(q.Body, agent.ID, today)
+			if q.Body, err = WithTagIDs(ctx, a.DB, ag.ID, q.Body); err != nil {
+				return nil, fmt.Errorf("%s: %w", q.Name, err)
+			}
+			if q.Name == ContinuedQuery {
+				if q.Body, err = continuedAfter(ctx, a.DB, scopes[q.User], q.Body, continuedRow(rep.Persons)); err != nil {
+					return nil, fmt.Errorf("%s: %w", q.Name, err)
+				}
+			}
+			crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(q.Body))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", q.Name, err)
+			}
+			crit.ActivityScope = activityScopes[q.User] // the service's part
+			direct = func(ctx context.Context) (int, error) {
+				res, err := a.DB.SearchPersons(ctx, scopes[q.User], crit)
+				if err != nil {
+					return 0, err
+				}
+				return len(res.Rows), nil
+			}
+			overHTTP = func(ctx context.Context) (int, error) {
+				return post(ctx, client, base, tokens[q.User], q.Body)
+			}
 		}
 		for _, c := range cfg.Concurrency {
 			for _, m := range []struct {
@@ -256,6 +284,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows)
 			}
 		}
+	}
+	rep.PeakRSS = peakRSS()
+	if cfg.Walk > 0 {
+		w, err := walk(ctx, client, base, tokens["admin"], cfg.Walk)
+		if err != nil {
+			return nil, err
+		}
+		rep.Walk = &w
+		fmt.Fprintf(progress, "walk: %d rows in %d pages of %d in %s\n", w.Rows, w.Pages, w.PageSize, w.Took.Round(time.Millisecond))
 	}
 	return rep, nil
 }

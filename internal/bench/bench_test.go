@@ -33,6 +33,7 @@ func TestRunSmall(t *testing.T) {
 		Warmup:      10 * time.Millisecond,
 		Concurrency: []int{1, 4},
 		Progress:    &progress,
+		Walk:        700,
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -52,6 +53,9 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("%s: direct %d rows, http %d", d.Query, d.Rows, h.Rows)
 		}
 	}
+	if w := rep.Walk; w == nil || w.Rows != 3000 || w.Pages != 5 {
+		t.Errorf("walk: %+v", w)
+	}
 	if len(rep.Floor) != 2 || rep.Floor[0].Requests == 0 || rep.Floor[0].P50 <= 0 {
 		t.Errorf("floor: %+v", rep.Floor)
 	}
@@ -61,7 +65,7 @@ func TestRunSmall(t *testing.T) {
 		t.Errorf("markdown: %v\n%s", err, md.String())
 	}
 	// a second run adds nothing
-	cfg.Duration, cfg.Concurrency, cfg.Queries = 10*time.Millisecond, []int{1}, Queries[:1]
+	cfg.Duration, cfg.Concurrency, cfg.Queries, cfg.Walk = 10*time.Millisecond, []int{1}, Queries[:1], 0
 	progress.Reset()
 	if _, err := Run(context.Background(), cfg); err != nil || strings.Contains(progress.String(), "added") {
 		t.Errorf("second run: %v %s", err, progress.String())
@@ -69,7 +73,7 @@ func TestRunSmall(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 2, " b , d ": 2} {
+	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 3, " b , d ": 3, "d:": 1, "f,g": 2} {
 		if qs, err := Select(in); err != nil || len(qs) != want {
 			t.Errorf("Select(%q): %d queries, %v; want %d", in, len(qs), err, want)
 		}
@@ -141,6 +145,30 @@ func BenchmarkSearch(b *testing.B) {
 	s, client := benchServer(b)
 	ctx := context.Background()
 	for _, q := range Queries {
+		if q.Name == LoadQuery {
+			continue // BenchmarkLoadPerson
+		}
+		if q.Name == ContinuedQuery {
+			tok := s.LoginDemo(b, q.User)
+			sess, _, err := s.App.Login.Authenticate(ctx, tok)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, _ := s.App.DB.CountPersons(ctx, sess.AgencyID)
+			if q.Body, err = continuedAfter(ctx, s.App.DB, sess.Scope(wayfarer.AreaPerson), q.Body, continuedRow(n)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if strings.Contains(q.Body, "{tag:") {
+			tok := s.LoginDemo(b, q.User)
+			sess, _, err := s.App.Login.Authenticate(ctx, tok)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if q.Body, err = WithTagIDs(ctx, s.App.DB, sess.AgencyID, q.Body); err != nil {
+				b.Fatal(err)
+			}
+		}
 		tok, sess, crit, body := benchQuery(b, s, q)
 		b.Run(q.Name+"/direct", func(b *testing.B) {
 			for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
@@ -51,8 +52,19 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s |\n",
 			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput)
 	}
+	if w := r.Walk; w != nil {
+		fmt.Fprintf(&b, "\nWalk through every person over HTTP by continuation, pages of %d: %d rows in %d pages, %s (%.0f rows/s).\n",
+			w.PageSize, w.Rows, w.Pages, w.Took.Round(time.Millisecond), float64(w.Rows)/w.Took.Seconds())
+	}
+	if r.PeakRSS > 0 {
+		fmt.Fprintf(&b, "\nPeak RSS of the benchmark process (server, driver and clients, after every query at every concurrency): %d MB.\n", r.PeakRSS>>20)
+	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")
 	for _, q := range r.QueryTexts {
+		if q.Body == "" {
+			fmt.Fprintf(&b, "- %s, as `%s`\n", q.Name, q.User)
+			continue
+		}
 		fmt.Fprintf(&b, "- %s, as `%s`: `%s`\n", q.Name, q.User, q.Body)
 	}
 	_, err := io.WriteString(w, b.String())

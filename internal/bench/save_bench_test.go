@@ -2,14 +2,14 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
-	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // savedPerson is a new person with a card of each type, two
@@ -51,12 +51,12 @@ func BenchmarkSavePerson(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var p wayfarer.Person
-		if err := json.Unmarshal(fmt.Appendf(nil, savedPerson, tag), &p); err != nil {
+		_, p, err := wire.DecodePersonSave(jsoncodec.Strict, fmt.Appendf(nil, savedPerson, tag))
+		if err != nil {
 			b.Fatal(err)
 		}
 		save := func() {
-			if _, err := s.App.Server.Persons.Create(ctx, sess, &p); err != nil {
+			if _, err := s.App.Server.Persons.Create(ctx, sess, p); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -20,6 +20,11 @@ type searchHandlers struct {
 
 const contentTypeCSV = "text/csv; charset=utf-8"
 
+// ContinuationHeader carries a full page's continuation: the next page of
+// the same search sends it back as the body parameter "continuation"
+// (docs/search.md, "Walking every person").
+const ContinuationHeader = "X-Wayfarer-Continuation"
+
 // handlePersonSearch is POST /personSearch: a JSON array of rows, or CSV
 // when reportFormat is true.
 func (s *Server) handlePersonSearch(w http.ResponseWriter, r *http.Request) error {
@@ -68,6 +73,9 @@ func (s *Server) writeSearchResult(w http.ResponseWriter, r *http.Request, kind 
 	s.Metrics.Search(kind, searchFormat(c.ReportFormat), "rows")
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
+	if res.Continuation != "" {
+		h.Set(ContinuationHeader, res.Continuation)
+	}
 	if c.ReportFormat {
 		h.Set("Content-Type", contentTypeCSV)
 		h.Set("Content-Disposition", attachment(c.ReportName))

@@ -61,7 +61,7 @@ func OpenHandle(url string) (*sql.DB, error) {
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: time.Second}
 	}
-	db := stdlib.OpenDB(*cfg)
+	db := sql.OpenDB(connector{stdlib.GetConnector(*cfg)})
 	pool.Apply(db)
 	return db, nil
 }

@@ -17,39 +17,6 @@ var attachmentColumns = []pcolumn{
 	{"compressed", "compressed", nil}, {"storeExternal", "store_external", wayfarer.StoreDatabase},
 }
 
-// loadAttachments adds the person's attachments, without their bytes
-// (fileData null).
-func (db *DB) loadAttachments(ctx context.Context, q personQuerier, agencyID int64, p *wayfarer.Person) error {
-	pid := wayfarer.Some(p.RecNo.Value)
-	return queryEach(ctx, q, db.q(`
-		SELECT rec_no, type, description, file_name_link_url, size, compressed, store_external, create_date_time,
-			visibility, sub_type
-		FROM attachment WHERE agency_id = ? AND person_id = ? ORDER BY rec_no`), []any{agencyID, p.RecNo.Value},
-		func(rows *sql.Rows) error {
-			var id int64
-			var typ, store, visibility, sub int
-			var desc sql.NullString
-			var name string
-			var size sql.NullInt64
-			var compressed sql.NullBool
-			var created time.Time
-			if err := rows.Scan(&id, &typ, &desc, &name, &size, &compressed, &store, &created, &visibility, &sub); err != nil {
-				return err
-			}
-			p.PersonAttachmentLink = append(p.PersonAttachmentLink, wayfarer.AttachmentLink{
-				PersonRecNo: pid, AttachmentRecNo: wayfarer.Some(id),
-				Attachment: &wayfarer.Attachment{
-					RecNo: wayfarer.Some(id), Type: wayfarer.Some(typ), Description: ostr(desc),
-					FileNameLinkURL: wayfarer.Some(name), FileData: wayfarer.Null[wayfarer.FileData](),
-					Size: oint(size), Compressed: obool(compressed), StoreExternal: wayfarer.Some(store),
-					CreateDateTime: wayfarer.Some(wayfarer.TimestampOf(created)), Visibility: wayfarer.Some(visibility),
-					DirectURL: wayfarer.Null[string](), SubType: wayfarer.Some(sub),
-				},
-			})
-			return nil
-		})
-}
-
 // applyAttachments writes the attachment changes of a save.
 func (db *DB) applyAttachments(ctx context.Context, tx *sql.Tx, agencyID, personID int64, changes []wayfarer.RowChange[wayfarer.Attachment], now time.Time) error {
 	for _, c := range changes {

@@ -198,7 +198,11 @@ func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, p
 			s.Close()
 		}
 	}()
-	if err := insertBulkTx(ctx, tx, d, stmts, agencyID, persons); err != nil {
+	var copyConn *sql.Conn // COPY needs the connection itself
+	if c, ok := on.(*sql.Conn); ok && d.copyFrom != nil {
+		copyConn = c
+	}
+	if err := insertBulkTx(ctx, tx, copyConn, d, stmts, agencyID, persons); err != nil {
 		return err
 	}
 	// Move the engine's identity sequences past the numbers chosen above.
@@ -212,7 +216,7 @@ func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, p
 	return tx.Commit()
 }
 
-func insertBulkTx(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
+func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
 	ids, err := nextIDs(ctx, tx)
 	if err != nil {
 		return err
@@ -238,6 +242,12 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*
 	batches := []*batch{bp, bc, bcard, blink, btag, bai, bprof, bmkt, bact, bapl}
 	flush := func() error {
 		for _, b := range batches {
+			if copyConn != nil {
+				if err := b.flushCopy(ctx, copyConn, d); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := b.flush(ctx, tx, d, stmts); err != nil {
 				return err
 			}

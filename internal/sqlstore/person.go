@@ -58,7 +58,8 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		version                                                 int64
 		created                                                 time.Time
 	)
-	err := q.QueryRowContext(ctx, db.q(`
+	found := false
+	err := db.queryFixed(ctx, q, db.q(`
 		SELECT p.rec_no, p.first_name, p.middle_name, p.last_name, p.courtesy_title, p.salutation,
 			p.birthday_day, p.birthday_month, p.birthday_year, p.birthday_note, p.citizenship,
 			p.redress_number, p.known_traveler_number, p.gender, p.unique_id,
@@ -68,13 +69,19 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		FROM person p
 		LEFT JOIN branch b ON b.agency_id = p.agency_id AND b.rec_no = p.branch_id
 		LEFT JOIN profile pr ON pr.agency_id = p.agency_id AND pr.rec_no = p.advisor_profile_id
-		WHERE p.agency_id = ? AND p.rec_no = ?`), agencyID, recNo).Scan(
-		&id, &first, &middle, &last, &title, &salutation,
-		&bDay, &bMonth, &bYear, &note, &citizen,
-		&redress, &ktn, &gender, &uniqueID,
-		&branch, &branchName, &advisor, &advisorName, &remarks,
-		&ecName, &ecRel, &ecPhone, &ecEmail,
-		&status, &created, &version)
+		WHERE p.agency_id = ? AND p.rec_no = ?`), []any{agencyID, recNo}, func(rows *sql.Rows) error {
+		found = true
+		return rows.Scan(
+			&id, &first, &middle, &last, &title, &salutation,
+			&bDay, &bMonth, &bYear, &note, &citizen,
+			&redress, &ktn, &gender, &uniqueID,
+			&branch, &branchName, &advisor, &advisorName, &remarks,
+			&ecName, &ecRel, &ecPhone, &ecEmail,
+			&status, &created, &version)
+	})
+	if err == nil && !found {
+		err = sql.ErrNoRows
+	}
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -91,152 +98,6 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		CreateDateTime: wayfarer.Some(wayfarer.TimestampOf(created)),
 		Version:        version,
 	}, nil
-}
-
-func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID int64, p *wayfarer.Person) error {
-	recNo := p.RecNo.Value
-	pid := wayfarer.Some(recNo)
-	p.PersonCommunicationLink = []wayfarer.CommunicationLink{}
-	p.PersonCardLink = []wayfarer.CardLink{}
-	p.PersonMarketing = []wayfarer.PersonMarketing{}
-	p.PersonAttachmentLink = []wayfarer.AttachmentLink{}
-	p.PersonTag = []wayfarer.PersonTag{}
-	p.PersonActionItemLink = []wayfarer.ActionItemLink{}
-
-	err := queryEach(ctx, q, db.q(`
-		SELECT rec_no, type, sub_type, value, country_domain, city_area, user_specific, description,
-			is_primary, permit_marketing, is_billing_contact, contact_option
-		FROM communication WHERE agency_id = ? AND person_id = ? ORDER BY rec_no`), []any{agencyID, recNo},
-		func(rows *sql.Rows) error {
-			var id int64
-			var typ int
-			var sub, value, country, city, user, desc sql.NullString
-			var primary, marketing bool
-			var billing sql.NullBool
-			var option sql.NullInt64
-			if err := rows.Scan(&id, &typ, &sub, &value, &country, &city, &user, &desc, &primary, &marketing, &billing, &option); err != nil {
-				return err
-			}
-			p.PersonCommunicationLink = append(p.PersonCommunicationLink, wayfarer.CommunicationLink{
-				PersonRecNo: pid, CommunicationRecNo: wayfarer.Some(id),
-				Communication: &wayfarer.Communication{
-					RecNo: wayfarer.Some(id), Type: wayfarer.Some(typ), SubType: ostr(sub), Value: ostr(value),
-					CountryDomain: ostr(country), CityArea: ostr(city), UserSpecific: ostr(user), Description: ostr(desc),
-					IsPrimary: wayfarer.Some(primary), PermitMarketing: wayfarer.Some(marketing), IsBillingContact: obool(billing),
-					ContactOption: oint(option),
-				},
-			})
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-
-	err = queryEach(ctx, q, db.q(`
-		SELECT c.rec_no, c.type, c.sub_type, c.card_number, c.number_cipher, c.number_key_id, c.card_number_token,
-			c.issue_date, c.expiration_date, c.issuing_city, c.issuing_country, c.issuing_country_name,
-			c.description, c.code, c.name_on_card
-		FROM person_card_link l
-		JOIN card c ON c.agency_id = l.agency_id AND c.rec_no = l.card_id
-		WHERE l.agency_id = ? AND l.person_id = ? ORDER BY c.rec_no`), []any{agencyID, recNo},
-		func(rows *sql.Rows) error {
-			var id int64
-			var typ int
-			var sub sql.NullInt64
-			var number string
-			var cipher []byte
-			var keyID, token, city, country, countryName, desc, code, name sql.NullString
-			var issue, expiry sql.NullTime
-			if err := rows.Scan(&id, &typ, &sub, &number, &cipher, &keyID, &token, &issue, &expiry,
-				&city, &country, &countryName, &desc, &code, &name); err != nil {
-				return err
-			}
-			c := &wayfarer.Card{
-				RecNo: wayfarer.Some(id), Type: wayfarer.Some(typ), SubType: oint(sub), CardNumber: wayfarer.Some(number),
-				IssueDate: odate(issue), ExpirationDate: odate(expiry), IssuingCity: ostr(city), IssuingCountry: ostr(country),
-				IssuingCountryName: ostr(countryName), Description: ostr(desc), CardNumberToken: ostr(token),
-				Code: ostr(code), NameOnCard: ostr(name),
-			}
-			if len(cipher) > 0 && keyID.Valid {
-				c.Sealed = &wayfarer.SealedNumber{KeyID: keyID.String, Cipher: cipher}
-			}
-			p.PersonCardLink = append(p.PersonCardLink, wayfarer.CardLink{PersonRecNo: pid, CardRecNo: wayfarer.Some(id), Card: c})
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-
-	err = queryEach(ctx, q, db.q(`
-		SELECT marketing_element_id, affiliation_id FROM person_marketing
-		WHERE agency_id = ? AND person_id = ? ORDER BY marketing_element_id, affiliation_id`), []any{agencyID, recNo},
-		func(rows *sql.Rows) error {
-			var element, affiliation int64
-			if err := rows.Scan(&element, &affiliation); err != nil {
-				return err
-			}
-			aff := wayfarer.Null[int64]()
-			if affiliation != 0 {
-				aff = wayfarer.Some(affiliation)
-			}
-			p.PersonMarketing = append(p.PersonMarketing, wayfarer.PersonMarketing{
-				PersonRecNo: pid, MarketingElementRecNo: wayfarer.Some(element), AffiliationRecNo: aff})
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-
-	if err := db.loadAttachments(ctx, q, agencyID, p); err != nil {
-		return err
-	}
-
-	err = queryEach(ctx, q, db.q(`
-		SELECT pt.rec_no, pt.tag_id, t.name, pt.value
-		FROM person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id
-		WHERE pt.agency_id = ? AND pt.person_id = ? ORDER BY pt.rec_no`), []any{agencyID, recNo},
-		func(rows *sql.Rows) error {
-			var id, tag int64
-			var name string
-			var value sql.NullString
-			if err := rows.Scan(&id, &tag, &name, &value); err != nil {
-				return err
-			}
-			p.PersonTag = append(p.PersonTag, wayfarer.PersonTag{
-				RecNo: wayfarer.Some(id), PersonRecNo: pid, TagRecNo: wayfarer.Some(tag), Name: wayfarer.Some(name), Value: ostr(value)})
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-
-	return queryEach(ctx, q, db.q(`
-		SELECT a.rec_no, a.type, a.description, a.trigger_index, a.trigger_days_offset, a.trigger_fixed_date,
-			a.app_user_id, u.user_name, a.completed, a.completed_by_app_user_id, cu.user_name, a.notes, a.document_template_id
-		FROM person_action_item a
-		LEFT JOIN app_user u ON u.agency_id = a.agency_id AND u.rec_no = a.app_user_id
-		LEFT JOIN app_user cu ON cu.agency_id = a.agency_id AND cu.rec_no = a.completed_by_app_user_id
-		WHERE a.agency_id = ? AND a.person_id = ? ORDER BY a.rec_no`), []any{agencyID, recNo},
-		func(rows *sql.Rows) error {
-			var id int64
-			var desc, userName, completedByName, notes sql.NullString
-			var typ, trigger, offset, user, completedBy, template sql.NullInt64
-			var fixed, completed sql.NullTime
-			if err := rows.Scan(&id, &typ, &desc, &trigger, &offset, &fixed, &user, &userName, &completed, &completedBy,
-				&completedByName, &notes, &template); err != nil {
-				return err
-			}
-			p.PersonActionItemLink = append(p.PersonActionItemLink, wayfarer.ActionItemLink{
-				PersonRecNo: pid, ActionItemRecNo: wayfarer.Some(id),
-				PersonActionItem: &wayfarer.PersonActionItem{
-					RecNo: wayfarer.Some(id), Type: oint(typ), Description: ostr(desc), TriggerIndex: oint(trigger),
-					TriggerDaysOffset: oint(offset), TriggerFixedDate: odate(fixed), AppUserRecNo: oid(user), AppUserID: ostr(userName),
-					Completed: otime(completed), CompletedByAppUserRecNo: oid(completedBy), CompletedByAppUserID: ostr(completedByName),
-					Notes: ostr(notes), DocumentTemplate: oid(template),
-				},
-			})
-			return nil
-		})
 }
 
 // RecordCardDecrypts writes one audit row per card shown unmasked.

@@ -158,15 +158,17 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		Joins:   searchJoins(d, c),
 		Where:   searchWhere(d, sc, c, opt),
 	}
-	return pagedQuery(d, base, searchOrder(d, c), orderKey, &c.BaseCriteria)
+	return pagedQuery(d, base, searchOrder(d, c), orderKey, &c.BaseCriteria, opt.keys, opt.after)
 }
 
 // pagedQuery orders and pages a search's base statement, whose selected
 // expressions are named s0, s1, ... in c.Columns order, by order (its keys
 // rendered by key: the last is unique, so the order is total); with
 // distinct, it groups the rows on every shown column and orders the groups
-// by their first row and then by the columns.
-func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string) string, c *wayfarer.BaseCriteria) searchQuery {
+// by their first row and then by the columns. keys adds the order keys
+// after the columns, and after starts after the row with those keys (a
+// continued search, search_keyset.go; without distinct only).
+func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string) string, c *wayfarer.BaseCriteria, keys bool, after []any) searchQuery {
 	// Paging: topRows caps the whole result, startingRow and rowCount pick
 	// the page within it.
 	var limit *int64
@@ -185,6 +187,12 @@ func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string
 			rows.OrderBy = append(rows.OrderBy, E(key(d, k)))
 		}
 		rows.Limit, rows.Offset = limit, c.StartingRow
+		if keys {
+			rows.Columns = append(append([]Expr{}, rows.Columns...), keyColumns(order)...)
+		}
+		if after != nil {
+			rows.Where = append(append([]Expr{}, rows.Where...), afterKeys(d, order, after))
+		}
 		cnt := base
 		cnt.Columns = []Expr{E("COUNT(*)")}
 		return searchQuery{rows: rows, count: cnt.Expr()}
@@ -228,7 +236,25 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	if err != nil {
 		return nil, err
 	}
-	return db.runSearch(ctx, handle, "person search", db.buildSearch(sc, c, opt), &c.BaseCriteria)
+	var cont *continuationKeys
+	if c.Continues() {
+		cont = &continuationKeys{fp: db.searchFingerprint(sc, c), n: len(searchOrder(db.Dialect, c))}
+		opt.keys = true
+		if c.Continuation != "" {
+			if opt.after, err = decodeContinuation(c.Continuation, cont.fp, cont.n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return db.runSearch(ctx, handle, "person search", db.buildSearch(sc, c, opt), &c.BaseCriteria, cont)
+}
+
+// continuationKeys are what a page of a continued search (a person search
+// with a continuation, search_keyset.go) reads beyond its columns: n order
+// keys per row, and the search's fingerprint the continuation is bound to.
+type continuationKeys struct {
+	fp [16]byte
+	n  int
 }
 
 // pastTopRows is the empty answer of a page that starts at or past topRows.
@@ -246,7 +272,9 @@ func pastTopRows(c *wayfarer.BaseCriteria) *wayfarer.SearchResult {
 // runSearch runs a search's statement (prepared once, through the
 // statement cache) and, when summaryCount is asked, its count in the same
 // snapshot, filling summaryCount in every row. ctx is already bounded.
-func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q searchQuery, c *wayfarer.BaseCriteria) (*wayfarer.SearchResult, error) {
+// With cont, each row also reads its order keys, and a full page answers
+// the continuation after its last row.
+func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q searchQuery, c *wayfarer.BaseCriteria, cont *continuationKeys) (*wayfarer.SearchResult, error) {
 	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 	needCount := c.HasColumn("summaryCount")
 	query, args := q.rows.Build(db.Dialect)
@@ -260,6 +288,7 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 		// One snapshot for the rows and their count, and the request's
 		// settings where the engine has any.
 		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
+		ctx := db.withRequestSettings(ctx)
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return nil, err
 		}
@@ -275,8 +304,12 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 	}
 	defer rows.Close()
 	n := len(c.Columns)
-	raw := make([]any, n)
-	dest := make([]any, n)
+	nk := 0
+	if cont != nil {
+		nk = cont.n
+	}
+	raw := make([]any, n+nk)
+	dest := make([]any, n+nk)
 	for i := range raw {
 		dest[i] = &raw[i]
 	}
@@ -298,6 +331,9 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	rows.Close()
+	if cont != nil && int64(len(res.Rows)) == c.RowCount {
+		res.Continuation = encodeContinuation(cont.fp, raw[n:])
+	}
 	if needCount && len(res.Rows) > 0 {
 		cq := db.Dialect.Rebind(q.count.SQL)
 		if err := tx.QueryRowContext(ctx, cq, q.count.Args...).Scan(&res.Total); err != nil {

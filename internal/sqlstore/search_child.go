@@ -30,6 +30,10 @@ type searchOptions struct {
 	// few holds the keys of the child filters (childFilter.key) that few
 	// rows pass: they run in the IN form.
 	few map[string]bool
+	// keys selects the order keys after the columns (search_keyset.go);
+	// after, when set, starts after the row with these keys.
+	keys  bool
+	after []any
 }
 
 // childFilter is a filter on one kind of a person's child rows: the person

@@ -68,7 +68,7 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 	}
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	return db.runSearch(ctx, db.Reader(c.ReadOnlyIntent), cat.Method, q, &c.BaseCriteria)
+	return db.runSearch(ctx, db.Reader(c.ReadOnlyIntent), cat.Method, q, &c.BaseCriteria, nil)
 }
 
 // query builds the statement of a flat search.
@@ -108,7 +108,7 @@ func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer
 		}
 		base.Where = append(base.Where, cond)
 	}
-	return pagedQuery(d, base, t.Order, flatOrderKey(t.Order), &c.BaseCriteria), nil
+	return pagedQuery(d, base, t.Order, flatOrderKey(t.Order), &c.BaseCriteria, false, nil), nil
 }
 
 // filter is the condition of one filter: the table's own SQL for its key,

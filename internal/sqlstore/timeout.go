@@ -106,16 +106,63 @@ func isStatementTimeout(err error) bool {
 	return errors.As(err, &pe) && pe.SQLState() == "57014"
 }
 
+// RequestSettings travel in the context of a request's BeginTx to a
+// driver that can send them with the BEGIN in one round trip (the
+// PostgreSQL driver of internal/postgres): SQL holds SET LOCAL statements
+// without arguments; the driver sets Applied once they ran. Where no driver
+// applies them, limitTx sends them as a statement of their own: three
+// round trips around a search (BEGIN, settings, ROLLBACK) became two.
+type RequestSettings struct {
+	SQL     string
+	Applied bool
+}
+
+type requestSettingsKey struct{}
+
+// RequestSettingsOf is the settings a BeginTx in ctx should apply; nil:
+// none.
+func RequestSettingsOf(ctx context.Context) *RequestSettings {
+	s, _ := ctx.Value(requestSettingsKey{}).(*RequestSettings)
+	return s
+}
+
+// ContextWithRequestSettings is ctx carrying s for the next BeginTx.
+func ContextWithRequestSettings(ctx context.Context, s *RequestSettings) context.Context {
+	return context.WithValue(ctx, requestSettingsKey{}, s)
+}
+
+// withRequestSettings is ctx carrying the settings of the next request
+// transaction begun in it, on the engines that have any.
+func (db *DB) withRequestSettings(ctx context.Context) context.Context {
+	if db.Dialect.requestSettings == "" || db.Dialect.localSettings == nil {
+		return ctx
+	}
+	return ContextWithRequestSettings(ctx, &RequestSettings{SQL: db.Dialect.localSettings(db.timeoutMillis())})
+}
+
+// timeoutMillis is the query time limit in whole milliseconds (rounded
+// up), 0 for none.
+func (db *DB) timeoutMillis() int64 {
+	limit := db.QueryTimeout()
+	if limit <= 0 {
+		return 0
+	}
+	return int64(max((limit+time.Millisecond-1)/time.Millisecond, 1))
+}
+
 // limitTx puts the request's settings in force for the rest of tx, on the
-// engines that have any (Dialect.requestSettings).
+// engines that have any (Dialect.requestSettings), unless the driver did
+// so with the BEGIN (RequestSettings in ctx).
 func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 	if db.Dialect.requestSettings == "" {
 		return nil
 	}
+	if s := RequestSettingsOf(ctx); s != nil && s.Applied {
+		return nil
+	}
 	var timeout any // NULL: keep the server's setting
-	if limit := db.QueryTimeout(); limit > 0 {
-		ms := max((limit+time.Millisecond-1)/time.Millisecond, 1)
-		timeout = strconv.FormatInt(int64(ms), 10) + "ms"
+	if ms := db.timeoutMillis(); ms > 0 {
+		timeout = strconv.FormatInt(ms, 10) + "ms"
 	}
 	_, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), timeout)
 	return err
@@ -123,6 +170,7 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 
 // requestTx is Tx for a request: the request's settings come first.
 func (db *DB) requestTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	ctx = db.withRequestSettings(ctx)
 	return db.Tx(ctx, func(tx *sql.Tx) error {
 		if err := db.limitTx(ctx, tx); err != nil {
 			return err
@@ -138,6 +186,7 @@ func (db *DB) read(ctx context.Context, h *sql.DB, fn func(q personQuerier) erro
 	if db.Dialect.requestSettings == "" {
 		return fn(h)
 	}
+	ctx = db.withRequestSettings(ctx)
 	tx, err := h.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot})
 	if err != nil {
 		return err

@@ -113,6 +113,9 @@ type SearchResult struct {
 	// Total is the number of rows before paging (summaryCount); -1 when
 	// summaryCount was not asked for and the count was skipped.
 	Total int64
+	// Continuation, when not "", starts the next page of the same search
+	// (search_continuation.go): the page was full.
+	Continuation string
 }
 
 // SearchStore runs a person search. Implementations apply the scope in SQL
@@ -151,6 +154,9 @@ func (s *SearchService) Search(ctx context.Context, sess *Session, c *SearchCrit
 		return nil, err
 	}
 	if err := CheckSearchLimits(c); err != nil {
+		return nil, err
+	}
+	if err := checkContinuation(c); err != nil {
 		return nil, err
 	}
 	if c.PersonActivity != nil {

@@ -338,6 +338,9 @@ type SearchCriteria struct {
 
 	SkipLookup bool
 	Priority   int64
+	// Continuation starts the page after the row it names (a search's
+	// continuation, search_continuation.go); "" is none.
+	Continuation string
 
 	// person
 	UniqueID            string // exact match; "" is no filter

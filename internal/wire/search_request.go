@@ -21,6 +21,7 @@ type personSearchBody struct {
 	// Shadows the contract's member: its parameters not served yet are
 	// refused (408) as in an activity search.
 	PersonActivitySearchParams *activitySearchBody `json:"personActivitySearchParams"`
+	Continuation               *string             `json:"continuation"` // Wayfarer's own: docs/search.md, "Walking every person"
 }
 
 // SearchParamNames lists the parameters of POST /personSearch as the
@@ -50,7 +51,11 @@ func DecodePersonSearch(dec *jsoncodec.Decoder, body []byte) (*wayfarer.SearchCr
 	if b.PersonActivitySearchParams != nil {
 		b.PersonSearchRequest.PersonActivitySearchParams = &b.PersonActivitySearchParams.ActivitySearchRequest
 	}
-	return SearchCriteria(&b.PersonSearchRequest)
+	c, err := SearchCriteria(&b.PersonSearchRequest)
+	if c != nil {
+		c.Continuation = deref(b.Continuation)
+	}
+	return c, err
 }
 
 // SearchCriteria converts a request: each parameter through the core's

@@ -612,9 +612,9 @@ func TestDecodeNullValuesSkipped(t *testing.T) {
 
 func TestSearchParamNamesComplete(t *testing.T) {
 	// contract §2.4 lists 48 parameters; the Java client's base search
-	// model adds displayTagRecNo.
-	if len(SearchParamNames) != 49 {
-		t.Errorf("%d parameters, contract §2.4 has 48 and the Java client one more", len(SearchParamNames))
+	// model adds displayTagRecNo, and Wayfarer continuation.
+	if len(SearchParamNames) != 50 {
+		t.Errorf("%d parameters, contract §2.4 has 48, the Java client one more and Wayfarer one", len(SearchParamNames))
 	}
 	// every one is known: none is answered as an unknown field
 	for _, n := range SearchParamNames {

@@ -1,0 +1,44 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
+
+// BenchmarkLoadPerson is target 4 of issue 15: a typical demo person
+// loaded directly (sqlstore.DB.LoadPerson) and over HTTP (GET
+// /person/{recNo}), beside the transport floor.
+//
+//	go test ./internal/bench -run '^$' -bench LoadPerson -benchtime 2000x -count 3
+func BenchmarkLoadPerson(b *testing.B) {
+	s, client := benchServer(b)
+	ctx := context.Background()
+	tok := s.LoginDemo(b, "admin")
+	sess, _, err := s.App.Login.Authenticate(ctx, tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scope := sess.Scope(wayfarer.AreaPerson)
+	recNo, err := typicalPerson(ctx, s.App.DB, scope)
+	if err != nil {
+		b.Fatal(err)
+	}
+	direct, overHTTP := loadFuncs(s.App.DB, scope, client, s.URL, tok, recNo)
+	for _, m := range []struct {
+		name string
+		f    func(context.Context) (int, error)
+	}{
+		{"direct", direct}, {"http", overHTTP},
+		{"floor", func(ctx context.Context) (int, error) { return get(ctx, client, s.URL+"/version") }},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := m.f(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
