@@ -207,6 +207,7 @@ func selfSignedCert(t *testing.T, dir string) (certFile, keyFile string, pool *x
 // With --metrics-addr, /metrics is served there and not on --addr; the
 // OTLP endpoint is checked before anything listens.
 func TestServeMetricsAddr(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bin := buildBinary(t)
 	_, base, stderr := startServe(t, bin, "--db", filepath.Join(dir, "w.db"), "--metrics-addr", "127.0.0.1:0",
