@@ -57,7 +57,7 @@ func TestPersonActivityFilterForms(t *testing.T) {
 				c.ActivityScope = sess.ActivityReach()
 				var results []string
 				for _, limit := range []int{-1, 2000, 1 << 30} { // EXISTS; as chosen; IN
-					restore := sqlstore.SetChildProbeLimitForTest(limit)
+					restore := sqlstore.SetChildProbeLimitForTest(s.App.DB, limit)
 					res, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), c)
 					restore()
 					if err != nil {

@@ -207,7 +207,11 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 // fewChildren reports whether at most childProbeLimit rows pass f. The
 // count stops at the limit, so a broad filter answers after that many rows.
 func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, agencyID int64) (bool, error) {
-	q := f.probe(agencyID, childProbeLimit+1)
+	limit := childProbeLimit
+	if n := db.probeLimit.Load(); n != nil {
+		limit = *n
+	}
+	q := f.probe(agencyID, limit+1)
 	st, release, err := db.prepared(ctx, handle, q.SQL)
 	if err != nil {
 		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
@@ -217,7 +221,7 @@ func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, ag
 	if err := st.QueryRowContext(ctx, q.Args...).Scan(&n); err != nil {
 		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
 	}
-	return n <= childProbeLimit, nil
+	return n <= limit, nil
 }
 
 // probeTrigrams returns the FTS5 query of a positive commValue filter when

@@ -24,10 +24,9 @@ func SearchSQLForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *wayfare
 	return query, args, nil
 }
 
-// SetChildProbeLimitForTest moves the limit under which a child filter runs
-// in the IN form, until the returned function puts it back.
-func SetChildProbeLimitForTest(n int) (restore func()) {
-	old := childProbeLimit
-	childProbeLimit = n
-	return func() { childProbeLimit = old }
+// SetChildProbeLimitForTest moves, for db only, the limit under which a
+// child filter runs in the IN form.
+func SetChildProbeLimitForTest(db *DB, n int) (restore func()) {
+	old := db.probeLimit.Swap(&n)
+	return func() { db.probeLimit.Store(old) }
 }
