@@ -20,6 +20,7 @@ import (
 // both forms give the same rows, for broad and narrow filters, under every
 // demo user's reach (private activities of others included in the data).
 func TestPersonActivityFilterForms(t *testing.T) {
+	t.Parallel() // its own databases; the heaviest tests of the package overlap
 	// The forms are compared, not timed: under the race detector the
 	// EXISTS form on SQLite can pass the default 5 s query limit.
 	noLimit := testserver.Options{Config: func(c *app.Config) { c.QueryTimeout = -1 }}

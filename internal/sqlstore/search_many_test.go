@@ -17,6 +17,7 @@ import (
 // PostgreSQL the filters after the fourth run as subplans instead of
 // semi-joins (Dialect.subplansAfter); the rows must not change.
 func TestSearchManyTagAndMarketingFilters(t *testing.T) {
+	t.Parallel() // its own databases; the heaviest tests of the package overlap
 	for _, engine := range searchEngines() {
 		t.Run(engine, func(t *testing.T) {
 			db := openSearchDB(t, engine)
