@@ -52,7 +52,11 @@ type Dialect struct {
 	identitySequences bool
 	// bulkBegin runs on a bulk load's connection before it and bulkEnd
 	// after it: on SQLite a large page cache (the index pages of a million
-	// persons), given back afterwards.
+	// persons), given back afterwards; on PostgreSQL custom plans for the
+	// foreign-key checks of each COPY. Their cached generic plans were made
+	// when the parent tables were empty (a sequential scan) and kept while
+	// the load grew them: 150 persons a second at 7,500, against 2,400
+	// with a plan per check.
 	bulkBegin, bulkEnd string
 	// rowValueSeek: a keyset continuation without null keys is one
 	// row-value comparison, which PostgreSQL runs as an index range (0.3 ms
@@ -104,6 +108,7 @@ var (
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
+		bulkBegin: "SET plan_cache_mode = force_custom_plan", bulkEnd: "RESET plan_cache_mode",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
