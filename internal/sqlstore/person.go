@@ -140,6 +140,12 @@ func (db *DB) CardDecryptAudits(ctx context.Context, agencyID int64) ([]CardDecr
 
 func queryEach(ctx context.Context, q personQuerier, query string, args []any, fn func(*sql.Rows) error) error {
 	rows, err := q.QueryContext(ctx, query, args...)
+	return eachRow(rows, err, fn)
+}
+
+// eachRow calls fn for every row of a query's answer (rows, err) and
+// closes it.
+func eachRow(rows *sql.Rows, err error, fn func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}

@@ -31,14 +31,5 @@ func (db *DB) queryFixed(ctx context.Context, q personQuerier, query string, arg
 		defer s.Close()
 	}
 	rows, err := s.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(rows, err, fn)
 }
