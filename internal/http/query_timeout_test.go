@@ -117,7 +117,7 @@ func TestSearchQueryTimeout(t *testing.T) {
 		if s.Engine != "postgres" {
 			return
 		}
-		// statement_timeout and jit were set for the transaction only: no
+		// statement_timeout, jit and parallel workers were set for the transaction only: no
 		// pooled connection keeps them.
 		for i, v := range pgSettings(t, s, "statement_timeout", 4) {
 			if v != "0" {
@@ -127,6 +127,11 @@ func TestSearchQueryTimeout(t *testing.T) {
 		for i, v := range pgSettings(t, s, "jit", 4) {
 			if v != "on" {
 				t.Errorf("pooled connection %d keeps jit %s", i, v)
+			}
+		}
+		for i, v := range pgSettings(t, s, "max_parallel_workers_per_gather", 4) {
+			if v == "0" {
+				t.Errorf("pooled connection %d keeps max_parallel_workers_per_gather 0", i)
 			}
 		}
 		var running int
