@@ -31,6 +31,9 @@ type DB struct {
 	// probeLimit overrides childProbeLimit when set (tests: both forms
 	// of a child filter, on one DB without touching others).
 	probeLimit atomic.Pointer[int]
+	// trigramLimit overrides the package's trigramLimit when set (tests:
+	// the path of too many trigram candidates on a small table).
+	trigramLimit atomic.Pointer[int]
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

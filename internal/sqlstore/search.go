@@ -44,13 +44,13 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 	}
 	permit(c.EmailPermitMarketing, 2)
 	permit(c.PhonePermitMarketing, 1)
-	if c.FiltersComms() && opt.commMatch != "" {
+	if c.FiltersComms() && opt.commCandidates != "" {
 		// Few candidates in the trigram index: start from them. The
 		// subquery is uncorrelated, so it runs once.
 		conds := And(commConds(d, c)...)
 		w = append(w, Expr{SQL: "p.rec_no IN (SELECT cm.person_id FROM communication cm WHERE cm.agency_id = ? AND " +
-			"cm.rec_no IN (SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ?) AND " + conds.SQL + ")",
-			Args: append([]any{sc.AgencyID, opt.commMatch}, conds.Args...)})
+			"cm.rec_no IN (SELECT value FROM json_each(?)) AND " + conds.SQL + ")",
+			Args: append([]any{sc.AgencyID, opt.commCandidates}, conds.Args...)})
 	}
 	if c.ProfileRecNo.Active() {
 		const from = "EXISTS (SELECT 1 FROM profile_person pp WHERE pp.agency_id = p.agency_id AND pp.person_id = p.rec_no"

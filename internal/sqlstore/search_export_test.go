@@ -30,3 +30,10 @@ func SetChildProbeLimitForTest(db *DB, n int) (restore func()) {
 	old := db.probeLimit.Swap(&n)
 	return func() { db.probeLimit.Store(old) }
 }
+
+// SetTrigramLimitForTest moves, for db only, the most trigram candidates a
+// search starts from.
+func SetTrigramLimitForTest(db *DB, n int) (restore func()) {
+	old := db.trigramLimit.Swap(&n)
+	return func() { db.trigramLimit.Store(old) }
+}

@@ -380,6 +380,10 @@ func TestSearchTrigramCandidates(t *testing.T) {
 		{LastName: i64str("One"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str("ÉMILE@Example.org")}}},
 		{LastName: i64str("Two"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str(`say "hi" OR NOT x`)}}},
 		{LastName: i64str("Three"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("555-0100")}}},
+		// holds the first, middle and last trigram of "ryan.jensen", the
+		// index's candidates for it, but not the fragment
+		{LastName: i64str("Four"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str("sen.ryan@x.je")}}},
+		{LastName: i64str("Five"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str("Ryan.Jensen@example.org")}}},
 	}
 	for i := range ps {
 		ps[i].Created, ps[i].Modified = time.Now(), time.Now()
@@ -412,11 +416,20 @@ func TestSearchTrigramCandidates(t *testing.T) {
 		{`"commValue":{"value":["0100"],"compareCondition":6}`, ""},
 		{`"commValue":{"value":["555-0199, nothing"],"compareCondition":7}`, "Three"},
 		{`"commValue":{"value":["55"],"compareCondition":5}`, "Three"}, // too short for trigrams: scanned
+		{`"commValue":{"value":["ryan.jensen"],"compareCondition":6}`, "Five"},
+		{`"commValue":{"value":["sen.ryan@x.je","ryan.jensen@example.org"],"compareCondition":1}`, "Five,Four"},
+		{`"commValue":{"value":["ryan.jensen"],"compareCondition":10}`, "Four,One,Three,Two"},
 	}
-	for _, tc := range cases {
-		if got := names(tc.body); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.body, got, tc.want)
+	for _, limit := range []int{2000, 0} {
+		// 0: every fragment has too many candidates, so the filter is sized
+		// up by walking the index's candidates (and then runs either way)
+		restore := sqlstore.SetTrigramLimitForTest(db, limit)
+		for _, tc := range cases {
+			if got := names(tc.body); got != tc.want {
+				t.Errorf("trigram limit %d: %s: %q, want %q", limit, tc.body, got, tc.want)
+			}
 		}
+		restore()
 	}
 	mustExec(t, db, "DELETE FROM communication WHERE value = '555-0199'")
 	if got := names(`"commValue":{"value":["0199"],"compareCondition":6}`); got != "" {
