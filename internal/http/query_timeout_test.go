@@ -117,7 +117,7 @@ func TestSearchQueryTimeout(t *testing.T) {
 		if s.Engine != "postgres" {
 			return
 		}
-		// statement_timeout, jit and parallel workers were set for the transaction only: no
+		// statement_timeout, jit, parallel workers and the plan cache mode were set for the transaction only: no
 		// pooled connection keeps them.
 		for i, v := range pgSettings(t, s, "statement_timeout", 4) {
 			if v != "0" {
@@ -132,6 +132,11 @@ func TestSearchQueryTimeout(t *testing.T) {
 		for i, v := range pgSettings(t, s, "max_parallel_workers_per_gather", 4) {
 			if v == "0" {
 				t.Errorf("pooled connection %d keeps max_parallel_workers_per_gather 0", i)
+			}
+		}
+		for i, v := range pgSettings(t, s, "plan_cache_mode", 4) {
+			if v != "auto" {
+				t.Errorf("pooled connection %d keeps plan_cache_mode %s", i, v)
 			}
 		}
 		var running int

@@ -7,6 +7,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -30,6 +31,18 @@ var activityTagColumns = []pcolumn{{"tag_recNo", "tag_id", nil}, {"value", "valu
 // OnlyBranch: its appUser of the caller's branch, or linked to a person of
 // that branch (no branch: none).
 func activityReach(d Dialect, a string, sc wayfarer.Scope) []Expr {
+	return linkedActivityReach(d, a, sc, nil)
+}
+
+// linkedActivityReach is activityReach for activities known to be linked
+// to a person that passes persons (a person search's scope): a part of the
+// reach that such a person already satisfies is left out, since it holds
+// for every activity tested. Not a shortcut of the rule but of the SQL: as
+// an OR of scalar subqueries PostgreSQL guessed it let 1 activity in 100
+// through, and for "my open tasks this week" at 1,000,000 persons it then
+// started from all 23,202 of them (300 ms) instead of the persons in name
+// order.
+func linkedActivityReach(d Dialect, a string, sc wayfarer.Scope, persons *wayfarer.Scope) []Expr {
 	// Scalar subqueries, one index lookup each per activity (the link is a
 	// singleton, keyed by the activity): as EXISTS under an OR, PostgreSQL
 	// may plan them as hashed subplans over every link of the agency.
@@ -41,10 +54,10 @@ func activityReach(d Dialect, a string, sc wayfarer.Scope) []Expr {
 		E(a+".agency_id = ?", sc.AgencyID),
 		E("("+a+".private = "+d.BoolLit(false)+" OR "+a+".app_user_id = ?)", sc.UserID),
 	}
-	if sc.OnlySelf {
+	if sc.OnlySelf && !(persons != nil && persons.OnlySelf && subset(persons.AdvisorIDs, sc.AdvisorIDs)) {
 		w = append(w, Or(E(a+".app_user_id = ?", sc.UserID), In(linked("advisor_profile_id"), sc.AdvisorIDs)))
 	}
-	if sc.OnlyBranch {
+	if sc.OnlyBranch && !(persons != nil && persons.OnlyBranch && persons.BranchID != nil && sc.BranchID != nil && *persons.BranchID == *sc.BranchID) {
 		if sc.BranchID == nil {
 			w = append(w, exprFalse)
 		} else {
@@ -54,6 +67,16 @@ func activityReach(d Dialect, a string, sc wayfarer.Scope) []Expr {
 		}
 	}
 	return w
+}
+
+// subset reports whether every id of a is in b.
+func subset(a, b []int64) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // LoadActivity loads an activity in reach with its link and tags.

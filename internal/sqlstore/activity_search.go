@@ -85,14 +85,16 @@ func activityTagCond(d Dialect, f wayfarer.SearchFilter) Expr {
 // caller's reach that passes every activity filter. Sized up on SQLite like
 // the others, so that "my open tasks due this week" starts from those few
 // activities (index activity_user_date) instead of walking every person.
-func personActivityFilter(d Dialect, c *wayfarer.SearchCriteria) (childFilter, bool) {
+// The activity's person is the searched person, so the person scope sc
+// holds for it (linkedActivityReach).
+func personActivityFilter(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (childFilter, bool) {
 	a := c.PersonActivity
 	if a == nil {
 		return childFilter{}, false
 	}
 	// The activity's agency too (the link's is the filter's): a constant on
 	// a lets SQLite start from the activity indexes.
-	conds := activityReach(d, "a", c.ActivityScope)
+	conds := linkedActivityReach(d, "a", c.ActivityScope, &sc)
 	conds = append(conds, NumCond("a.rec_no", a.RecNo), TimeCond("a.create_date_time", a.Created), TimeCond("a.last_modified_date_time", a.Modified))
 	for _, f := range a.Filters {
 		cond, err := activityTable.filter(d, f)

@@ -75,8 +75,8 @@ type Dialect struct {
 	// PostgreSQL sets them for the transaction only (set_config's third
 	// argument), so a pooled connection never keeps them: statement_timeout,
 	// so that the server stops a statement by itself, jit off, because
-	// compiling a search of many filters took seconds, and no parallel
-	// workers (pgNoJitNoWorkers; docs/decisions.md).
+	// compiling a search of many filters took seconds, no parallel workers
+	// and custom plans (pgPlanSettings; docs/decisions.md).
 	// SQLite needs none: its statements stop through their context.
 	requestSettings string
 	// localSettings is requestSettings as statements without arguments
@@ -110,25 +110,30 @@ var (
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
 		bulkBegin: "SET plan_cache_mode = force_custom_plan", bulkEnd: "RESET plan_cache_mode",
-		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
+		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('plan_cache_mode', 'force_custom_plan', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
 
-// pgNoJitNoWorkers: no JIT and no parallel workers for a request's
-// transaction. Workers cost more to start than Wayfarer's short searches
-// gain on a few cores shared by concurrent requests: a tag filter with a
-// value at 1,000,000 persons took 18-19 ms with two workers, 3.2-3.7 ms
-// without, and no benchmark query got slower (BENCHMARKS.md).
-const pgNoJitNoWorkers = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
+// pgPlanSettings: how PostgreSQL plans a request's statements, for its
+// transaction only. No JIT (compiling a search of many filters took
+// seconds). No parallel workers: they cost more to start than Wayfarer's
+// short searches gain on a few cores shared by concurrent requests (a tag
+// filter with a value at 1,000,000 persons: 18-19 ms with two workers,
+// 3.2-3.7 ms without). A plan for the values at hand (custom), also for
+// the statement cache's prepared statements: a search's best plan depends
+// on its values, and the generic plan PostgreSQL switches to after five
+// runs cannot see them ("my open tasks this week": 340 ms generic, 11 ms
+// custom). BENCHMARKS.md has the figures.
+const pgPlanSettings = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL plan_cache_mode = force_custom_plan"
 
 // pgLocalSettings is requestSettings of PostgreSQL without arguments:
 // ms is a number, so the text is safe to send as it is.
 func pgLocalSettings(ms int64) string {
 	if ms <= 0 {
-		return pgNoJitNoWorkers
+		return pgPlanSettings
 	}
-	return "SET LOCAL statement_timeout = '" + strconv.FormatInt(ms, 10) + "ms'; " + pgNoJitNoWorkers
+	return "SET LOCAL statement_timeout = '" + strconv.FormatInt(ms, 10) + "ms'; " + pgPlanSettings
 }
 
 // pgCopyFrom is copyFrom on pgx (through database/sql's Raw).

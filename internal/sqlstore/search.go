@@ -63,7 +63,7 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 			w = append(w, E(from+")"))
 		}
 	}
-	for _, f := range childFilters(d, c, opt) {
+	for _, f := range childFilters(d, sc, c, opt) {
 		w = append(w, f.cond(sc.AgencyID, opt.few[f.key]))
 	}
 	return w

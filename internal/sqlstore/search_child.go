@@ -79,7 +79,7 @@ type childFilter struct {
 // childFilters are the filters on child rows that can run in either form.
 // Those of a shown group are enforced by the join; they are listed for the
 // IN form only, which lets a search of few matches start from them.
-func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
+func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
 	var fs []childFilter
 	if c.FiltersComms() && opt.commCandidates == "" {
 		fs = append(fs, childFilter{key: "comm", from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
@@ -128,7 +128,7 @@ func childFilters(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []ch
 		fs = append(fs, childFilter{key: a, from: from, agency: a + ".agency_id", person: a + ".person_id",
 			conds: es, negated: !tg.Checked, subplan: d.subplansAfter > 0 && len(c.Marketing)+i >= d.subplansAfter})
 	}
-	if f, ok := personActivityFilter(d, c); ok {
+	if f, ok := personActivityFilter(d, sc, c); ok {
 		fs = append(fs, f)
 	}
 	return fs
@@ -201,7 +201,7 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 		}
 	}
 	if db.Dialect.probeChildren {
-		for _, f := range childFilters(db.Dialect, c, opt) {
+		for _, f := range childFilters(db.Dialect, sc, c, opt) {
 			if f.negated {
 				continue
 			}
