@@ -101,14 +101,23 @@ func TestBenchmarkRun(t *testing.T) {
 	rep.WriteMarkdown(os.Stdout)
 }
 
-// benchServer is the real server on a database of 20,000 demo persons (or
-// WAYFARER_BENCH_PERSONS), and a keep-alive client for it.
-func benchServer(b *testing.B) (*testserver.Server, *http.Client) {
+// onEngines runs f as a sub-benchmark per engine (SQLite, and PostgreSQL
+// when WAYFARER_TEST_POSTGRES_URL is set), so that a regression on either
+// shows in a diff of the numbers.
+func onEngines(b *testing.B, f func(b *testing.B, engine string)) {
+	for _, engine := range testserver.Engines() {
+		b.Run(engine, func(b *testing.B) { f(b, engine) })
+	}
+}
+
+// benchServer is the real server on engine, on a database of 20,000 demo
+// persons (or WAYFARER_BENCH_PERSONS), and a keep-alive client for it.
+func benchServer(b *testing.B, engine string) (*testserver.Server, *http.Client) {
 	n := 20000
 	if v, err := strconv.Atoi(os.Getenv("WAYFARER_BENCH_PERSONS")); err == nil && v > 0 {
 		n = v
 	}
-	s := testserver.Start(b, testserver.Options{})
+	s := testserver.Start(b, testserver.Options{Engine: engine})
 	if _, err := demo.LoadPersons(context.Background(), s.App.DB, demo.Alias, n, s.App.Server.Persons.Sealer, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -138,11 +147,14 @@ func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.
 }
 
 // go test -bench: the queries of Queries on a smaller data set (20,000
-// persons, or WAYFARER_BENCH_PERSONS), directly and over HTTP.
+// persons, or WAYFARER_BENCH_PERSONS), directly and over HTTP, per engine
+// (issue 15 targets 1, 2, 3 by continuation, and 7).
 //
 //	go test ./internal/bench -run '^$' -bench . -benchtime 200x
-func BenchmarkSearch(b *testing.B) {
-	s, client := benchServer(b)
+func BenchmarkSearch(b *testing.B) { onEngines(b, benchmarkSearch) }
+
+func benchmarkSearch(b *testing.B, engine string) {
+	s, client := benchServer(b, engine)
 	ctx := context.Background()
 	for _, q := range Queries {
 		if q.Name == LoadQuery {
@@ -194,7 +206,7 @@ func BenchmarkSearch(b *testing.B) {
 //
 //	go test ./internal/bench -run '^$' -bench SearchParts -benchtime 5000x -count 5
 func BenchmarkSearchParts(b *testing.B) {
-	s, client := benchServer(b)
+	s, client := benchServer(b, "sqlite")
 	ctx := context.Background()
 	q := Queries[0]
 	tok, sess, crit, _ := benchQuery(b, s, q)

@@ -12,8 +12,10 @@ import (
 // /person/{recNo}), beside the transport floor.
 //
 //	go test ./internal/bench -run '^$' -bench LoadPerson -benchtime 2000x -count 3
-func BenchmarkLoadPerson(b *testing.B) {
-	s, client := benchServer(b)
+func BenchmarkLoadPerson(b *testing.B) { onEngines(b, benchmarkLoadPerson) }
+
+func benchmarkLoadPerson(b *testing.B, engine string) {
+	s, client := benchServer(b, engine)
 	ctx := context.Background()
 	tok := s.LoginDemo(b, "admin")
 	sess, _, err := s.App.Login.Authenticate(ctx, tok)
