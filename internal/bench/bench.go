@@ -117,6 +117,7 @@ type Result struct {
 	Rows        int // rows of one answer
 	P50, P99    time.Duration
 	Throughput  float64 // requests per second
+	PeakRSS     int64   // bytes: the process's peak during this measurement (0: unknown)
 }
 
 // Report is a run's results and where they were measured.
@@ -132,7 +133,7 @@ type Report struct {
 	Setup      string
 	QueryTexts []Query
 	Walk       *WalkResult
-	PeakRSS    int64 // bytes, the whole benchmark process (peakRSS)
+	PeakRSS    int64 // bytes, the whole benchmark process (peakRSS): the highest of the measurements', or since the start where the peak cannot be reset
 }
 
 // Run prepares the database and measures every query.
@@ -280,12 +281,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				r.Query, r.Mode, r.Concurrency = q.Name, m.mode, c
 				rep.Results = append(rep.Results, r)
-				fmt.Fprintf(progress, "%-42s %-6s c=%-2d p50 %8s  p99 %8s  %8.1f req/s  (%d rows)\n",
-					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows)
+				rep.PeakRSS = max(rep.PeakRSS, r.PeakRSS)
+				fmt.Fprintf(progress, "%-42s %-6s c=%-2d p50 %8s  p99 %8s  %8.1f req/s  (%d rows)  peak RSS %d MB\n",
+					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows, r.PeakRSS>>20)
 			}
 		}
 	}
-	rep.PeakRSS = peakRSS()
+	if rep.PeakRSS == 0 { // the peak could not be reset: since the start
+		rep.PeakRSS = peakRSS()
+	}
 	if cfg.Walk > 0 {
 		w, err := walk(ctx, client, base, tokens["admin"], cfg.Walk)
 		if err != nil {
@@ -301,6 +305,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // second period.
 func measure(ctx context.Context, f func(context.Context) (int, error), c int, warmup, d time.Duration) (Result, error) {
 	var res Result
+	ownPeak := resetPeakRSS()
 	run := func(d time.Duration, record bool) ([]time.Duration, error) {
 		var mu sync.Mutex
 		var all []time.Duration
@@ -353,6 +358,9 @@ func measure(ctx context.Context, f func(context.Context) (int, error), c int, w
 		res.P99 = percentile(all, 99)
 	}
 	res.Throughput = float64(len(all)) / elapsed.Seconds()
+	if ownPeak {
+		res.PeakRSS = peakRSS()
+	}
 	return res, nil
 }
 

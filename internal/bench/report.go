@@ -24,8 +24,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Floor) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | HTTP − direct p50 | ratio p50 | ratio req/s |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | HTTP − direct p50 | ratio p50 | ratio req/s | peak RSS |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	type key struct {
 		q string
 		c int
@@ -49,15 +49,19 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if h.Throughput > 0 {
 			tput = fmt.Sprintf("%.2f", d.Throughput/h.Throughput)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s |\n",
-			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput)
+		rss := "-"
+		if p := max(d.PeakRSS, h.PeakRSS); p > 0 {
+			rss = fmt.Sprintf("%d MB", p>>20)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s | %s |\n",
+			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput, rss)
 	}
 	if w := r.Walk; w != nil {
 		fmt.Fprintf(&b, "\nWalk through every person over HTTP by continuation, pages of %d: %d rows in %d pages, %s (%.0f rows/s).\n",
 			w.PageSize, w.Rows, w.Pages, w.Took.Round(time.Millisecond), float64(w.Rows)/w.Took.Seconds())
 	}
 	if r.PeakRSS > 0 {
-		fmt.Fprintf(&b, "\nPeak RSS of the benchmark process (server, driver and clients, after every query at every concurrency): %d MB.\n", r.PeakRSS>>20)
+		fmt.Fprintf(&b, "\nPeak RSS of the benchmark process (server, driver and clients) while measuring: %d MB (the highest of the rows' own peaks; each row's peak is reset before it where Linux allows).\n", r.PeakRSS>>20)
 	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")
 	for _, q := range r.QueryTexts {
