@@ -75,10 +75,13 @@ type Dialect struct {
 	// PostgreSQL sets them for the transaction only (set_config's third
 	// argument), so a pooled connection never keeps them: statement_timeout,
 	// so that the server stops a statement by itself, jit off, because
-	// compiling a search of many filters took seconds, no parallel workers
-	// and custom plans (pgPlanSettings; docs/decisions.md).
+	// compiling a search of many filters took seconds, and no parallel
+	// workers (pgPlanSettings; docs/decisions.md).
 	// SQLite needs none: its statements stop through their context.
 	requestSettings string
+	// searchPlans names a setting a search's transaction sets to
+	// searchPlansValue besides the request's (pgSearchPlans); "" none.
+	searchPlans, searchPlansValue string
 	// localSettings is requestSettings as statements without arguments
 	// (SET LOCAL), for a driver that sends them with the transaction's
 	// BEGIN in one round trip (RequestSettings); ms is the query time
@@ -110,8 +113,9 @@ var (
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
 		bulkBegin: "SET plan_cache_mode = force_custom_plan", bulkEnd: "RESET plan_cache_mode",
-		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('plan_cache_mode', 'force_custom_plan', true)",
+		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
+		searchPlans: pgSearchPlans, searchPlansValue: "force_custom_plan",
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
 
@@ -120,12 +124,17 @@ var (
 // seconds). No parallel workers: they cost more to start than Wayfarer's
 // short searches gain on a few cores shared by concurrent requests (a tag
 // filter with a value at 1,000,000 persons: 18-19 ms with two workers,
-// 3.2-3.7 ms without). A plan for the values at hand (custom), also for
-// the statement cache's prepared statements: a search's best plan depends
-// on its values, and the generic plan PostgreSQL switches to after five
-// runs cannot see them ("my open tasks this week": 340 ms generic, 11 ms
-// custom). BENCHMARKS.md has the figures.
-const pgPlanSettings = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL plan_cache_mode = force_custom_plan"
+// 3.2-3.7 ms without). BENCHMARKS.md has the figures.
+const pgPlanSettings = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0"
+
+// pgSearchPlans: a search's statements get a plan for the values at hand
+// (custom), also from the statement cache's prepared statements: a
+// search's best plan depends on its values, and the generic plan
+// PostgreSQL switches to after five runs cannot see them ("my open tasks
+// this week": 340 ms generic, 11 ms custom). Searches only: a load's
+// plans do not depend on its values, and planning its six-table UNION on
+// every run made GET /person 1.3 ms instead of 0.4.
+const pgSearchPlans = "plan_cache_mode"
 
 // pgLocalSettings is requestSettings of PostgreSQL without arguments:
 // ms is a number, so the text is safe to send as it is.

@@ -288,7 +288,7 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 		// One snapshot for the rows and their count, and the request's
 		// settings where the engine has any.
 		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
-		ctx := db.withRequestSettings(ctx)
+		ctx := db.withSearchSettings(ctx)
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return nil, err
 		}

@@ -115,6 +115,7 @@ func isStatementTimeout(err error) bool {
 type RequestSettings struct {
 	SQL     string
 	Applied bool
+	search  bool // a search's transaction: Dialect.searchPlans too
 }
 
 type requestSettingsKey struct{}
@@ -134,10 +135,24 @@ func ContextWithRequestSettings(ctx context.Context, s *RequestSettings) context
 // withRequestSettings is ctx carrying the settings of the next request
 // transaction begun in it, on the engines that have any.
 func (db *DB) withRequestSettings(ctx context.Context) context.Context {
+	return db.withSettings(ctx, false)
+}
+
+// withSearchSettings is withRequestSettings for a search's transaction,
+// which also plans for its values (Dialect.searchPlans).
+func (db *DB) withSearchSettings(ctx context.Context) context.Context {
+	return db.withSettings(ctx, true)
+}
+
+func (db *DB) withSettings(ctx context.Context, search bool) context.Context {
 	if db.Dialect.requestSettings == "" || db.Dialect.localSettings == nil {
 		return ctx
 	}
-	return ContextWithRequestSettings(ctx, &RequestSettings{SQL: db.Dialect.localSettings(db.timeoutMillis())})
+	s := &RequestSettings{SQL: db.Dialect.localSettings(db.timeoutMillis()), search: search}
+	if search && db.Dialect.searchPlans != "" {
+		s.SQL += "; SET LOCAL " + db.Dialect.searchPlans + " = " + db.Dialect.searchPlansValue
+	}
+	return ContextWithRequestSettings(ctx, s)
 }
 
 // timeoutMillis is the query time limit in whole milliseconds (rounded
@@ -164,8 +179,14 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 	if ms := db.timeoutMillis(); ms > 0 {
 		timeout = strconv.FormatInt(ms, 10) + "ms"
 	}
-	_, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), timeout)
-	return err
+	if _, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), timeout); err != nil {
+		return err
+	}
+	if s := RequestSettingsOf(ctx); s != nil && s.search && db.Dialect.searchPlans != "" {
+		_, err := tx.ExecContext(ctx, db.q("SELECT set_config(?, ?, true)"), db.Dialect.searchPlans, db.Dialect.searchPlansValue)
+		return err
+	}
+	return nil
 }
 
 // requestTx is Tx for a request: the request's settings come first.
