@@ -100,8 +100,11 @@ const maxParams = 30000
 
 func (b *batch) add(vals ...any) { b.rows = append(b.rows, vals) }
 
-func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*sql.Stmt) error {
+func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*sql.Stmt, rowsPerStmt int) error {
 	per := maxParams / len(b.cols)
+	if rowsPerStmt > 0 {
+		per = rowsPerStmt
+	}
 	for len(b.rows) > 0 {
 		n := min(per, len(b.rows))
 		key := fmt.Sprintf("%s/%d", b.table, n)
@@ -149,7 +152,16 @@ func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
 // one transaction, assigning identifiers after the highest in use (so run it
 // alone: a concurrent insert could take the same numbers).
 func (db *DB) InsertBulkPersons(ctx context.Context, agencyID int64, persons []BulkPerson) error {
-	return insertBulk(ctx, db.primary, db.Dialect, agencyID, persons)
+	return insertBulk(ctx, db.primary, db.Dialect, agencyID, persons, 0)
+}
+
+// InsertPlainPersons writes persons as InsertBulkPersons does, in one
+// transaction, but each row with its own single-row prepared INSERT: the
+// plainest write into the same schema, with its indexes and triggers
+// maintained row by row. It is the baseline the bulk load is measured
+// against (BenchmarkBulkLoad, BENCHMARKS.md "Bulk load").
+func (db *DB) InsertPlainPersons(ctx context.Context, agencyID int64, persons []BulkPerson) error {
+	return insertBulk(ctx, db.primary, db.Dialect, agencyID, persons, 1)
 }
 
 // BulkLoad runs fn with an insert that writes a batch of the agency's
@@ -170,7 +182,7 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func(
 		defer conn.ExecContext(context.Background(), db.Dialect.bulkEnd)
 	}
 	err = fn(func(persons []BulkPerson) error {
-		return insertBulk(ctx, conn, db.Dialect, agencyID, persons)
+		return insertBulk(ctx, conn, db.Dialect, agencyID, persons, 0)
 	})
 	if err != nil {
 		return err
@@ -186,7 +198,9 @@ type txBeginner interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, persons []BulkPerson) error {
+// insertBulk writes persons in one transaction; rowsPerStmt > 0 caps the
+// rows of each INSERT (and turns COPY off), 0 packs as many as fit.
+func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, persons []BulkPerson, rowsPerStmt int) error {
 	tx, err := on.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -199,10 +213,10 @@ func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, p
 		}
 	}()
 	var copyConn *sql.Conn // COPY needs the connection itself
-	if c, ok := on.(*sql.Conn); ok && d.copyFrom != nil {
+	if c, ok := on.(*sql.Conn); ok && d.copyFrom != nil && rowsPerStmt == 0 {
 		copyConn = c
 	}
-	if err := insertBulkTx(ctx, tx, copyConn, d, stmts, agencyID, persons); err != nil {
+	if err := insertBulkTx(ctx, tx, copyConn, d, stmts, agencyID, persons, rowsPerStmt); err != nil {
 		return err
 	}
 	// Move the engine's identity sequences past the numbers chosen above.
@@ -216,7 +230,7 @@ func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, p
 	return tx.Commit()
 }
 
-func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
+func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson, rowsPerStmt int) error {
 	ids, err := nextIDs(ctx, tx)
 	if err != nil {
 		return err
@@ -248,7 +262,7 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect
 				}
 				continue
 			}
-			if err := b.flush(ctx, tx, d, stmts); err != nil {
+			if err := b.flush(ctx, tx, d, stmts, rowsPerStmt); err != nil {
 				return err
 			}
 		}
