@@ -18,6 +18,10 @@ const (
 	firstBulkBatch = 500
 )
 
+// DeferIndexesFrom is the smallest load (in persons) that builds the
+// indexes after its rows (sqlstore.DB.BulkLoad); a variable for tests.
+var DeferIndexesFrom = 50000
+
 // LoadPersons tops the agency up to n persons with demo persons, GeneratePerson
 // numbers count..n-1 of the DemoPersonSeed sequence: the result does not
 // depend on how often it ran or where a run was cut off, and a second run
@@ -87,7 +91,12 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 	}()
 
 	added := 0
-	err = db.BulkLoad(ctx, ag.ID, func(insert func([]sqlstore.BulkPerson) error) error {
+	// Build the indexes after the rows when the load at least doubles the
+	// table and is not small: one sort per index beats a B-tree insert per
+	// row there, and rebuilding them costs in proportion to the whole table.
+	add := n - start
+	deferIndexes := add >= DeferIndexesFrom && add >= start
+	err = db.BulkLoad(ctx, ag.ID, deferIndexes, func(insert func([]sqlstore.BulkPerson) error) error {
 		for out := range batches {
 			r := <-out
 			if r.err != nil {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -167,9 +168,12 @@ func (db *DB) InsertPlainPersons(ctx context.Context, agencyID int64, persons []
 // BulkLoad runs fn with an insert that writes a batch of the agency's
 // persons as InsertBulkPersons does, each batch committing on its own. All
 // batches go through one connection, tuned for the load (see
-// Dialect.bulkBegin); when fn succeeds, fresh statistics let the planner
-// pick the search indexes well.
-func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func([]BulkPerson) error) error) error {
+// Dialect.bulkBegin). With deferIndexes (a load large against the tables)
+// the secondary indexes of the tables it fills are dropped first and built
+// once at the end, also when fn fails or ctx is cancelled; a killed load
+// leaves them to the next open of the database (bulk_defer.go). When fn
+// succeeds, fresh statistics let the planner pick the search indexes well.
+func (db *DB) BulkLoad(ctx context.Context, agencyID int64, deferIdx bool, fn func(insert func([]BulkPerson) error) error) (err error) {
 	conn, err := db.primary.Conn(ctx)
 	if err != nil {
 		return err
@@ -181,16 +185,25 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func(
 		}
 		defer conn.ExecContext(context.Background(), db.Dialect.bulkEnd)
 	}
-	err = fn(func(persons []BulkPerson) error {
+	if deferIdx {
+		if err := deferIndexes(ctx, conn, db.Dialect); err != nil {
+			return err
+		}
+	}
+	// Whatever an earlier, killed load left dropped is built here too.
+	defer func() {
+		if _, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		if err == nil {
+			if _, aerr := conn.ExecContext(ctx, db.Dialect.bulkAnalyze); aerr != nil {
+				err = fmt.Errorf("analyze: %w", aerr)
+			}
+		}
+	}()
+	return fn(func(persons []BulkPerson) error {
 		return insertBulk(ctx, conn, db.Dialect, agencyID, persons, 0)
 	})
-	if err != nil {
-		return err
-	}
-	if _, err := conn.ExecContext(ctx, db.Dialect.bulkAnalyze); err != nil {
-		return fmt.Errorf("analyze: %w", err)
-	}
-	return nil
 }
 
 // txBeginner is a *sql.DB or a *sql.Conn.

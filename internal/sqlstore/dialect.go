@@ -70,6 +70,9 @@ type Dialect struct {
 	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
 	// vacuums, or index-only scans read the heap until autovacuum runs.
 	bulkAnalyze string
+	// deferrable lists (name, kind, restore, drop) of what a large bulk
+	// load drops and builds after its rows (bulk_defer.go).
+	deferrable string
 	// requestSettings runs first in the transactions of searches, loads
 	// and saves, with the query time limit as its argument (NULL: none).
 	// PostgreSQL sets them for the transaction only (set_config's third
@@ -104,10 +107,11 @@ type Dialect struct {
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true,
-		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE"}
+		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE",
+		deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
 		bulkBegin: "SET plan_cache_mode = force_custom_plan", bulkEnd: "RESET plan_cache_mode",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
