@@ -13,8 +13,10 @@ import (
 
 // bulkBatch persons are generated, and written in one transaction, at a
 // time; the first batch is firstBulkBatch, each next one twice as large.
+// With at most GOMAXPROCS batches queued and GOMAXPROCS being generated,
+// the loader holds a few tens of thousands of persons (target 6: ≤ 300 MB).
 const (
-	bulkBatch      = 20000
+	bulkBatch      = 5000
 	firstBulkBatch = 500
 )
 
@@ -58,7 +60,7 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 		err     error
 	}
 	// One channel per batch keeps the batches in order while workers race.
-	batches := make(chan chan result, runtime.GOMAXPROCS(0)*2)
+	batches := make(chan chan result, runtime.GOMAXPROCS(0))
 	go func() {
 		defer close(batches)
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -96,7 +98,11 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 	// row there, and rebuilding them costs in proportion to the whole table.
 	add := n - start
 	deferIndexes := add >= DeferIndexesFrom && add >= start
-	err = db.BulkLoad(ctx, ag.ID, deferIndexes, func(insert func([]sqlstore.BulkPerson) error) error {
+	opt := sqlstore.BulkOptions{DeferIndexes: deferIndexes}
+	if progress != nil {
+		opt.Log = func(format string, args ...any) { fmt.Fprintf(progress, format+"\n", args...) }
+	}
+	err = db.BulkLoad(ctx, ag.ID, opt, func(insert func([]sqlstore.BulkPerson) error) error {
 		for out := range batches {
 			r := <-out
 			if r.err != nil {

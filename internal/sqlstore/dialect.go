@@ -51,12 +51,16 @@ type Dialect struct {
 	// with explicit numbers leave behind; SQLite's AUTOINCREMENT follows.
 	identitySequences bool
 	// bulkBegin runs on a bulk load's connection before it and bulkEnd
-	// after it: on SQLite a large page cache (the index pages of a million
-	// persons), given back afterwards; on PostgreSQL custom plans for the
-	// foreign-key checks of each COPY. Their cached generic plans were made
-	// when the parent tables were empty (a sequential scan) and kept while
-	// the load grew them: 150 persons a second at 7,500, against 2,400
-	// with a plan per check.
+	// after it. SQLite: a page cache of 64 MiB, given back afterwards
+	// (the load appends to the tables; the sorts that build the deferred
+	// indexes use as much; 128 and 512 MiB were no faster and kept the loader above
+	// 300 MB). PostgreSQL: the foreign-key checks of each COPY keep one
+	// generic plan, which must be the primary key's index scan: a plan
+	// made while a parent table was small picked a sequential scan and
+	// kept it while the load grew the table (150 persons a second at
+	// 7,500), and a custom plan per check (force_custom_plan, until
+	// issue 15's bulk work) halved the load's rate with planning. With
+	// seqscan off on this connection a PK lookup is never a scan.
 	bulkBegin, bulkEnd string
 	// rowValueSeek: a keyset continuation without null keys is one
 	// row-value comparison, which PostgreSQL runs as an index range (0.3 ms
@@ -107,12 +111,12 @@ type Dialect struct {
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true,
-		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE",
+		bulkBegin: "PRAGMA cache_size = -65536", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE",
 		deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
-		bulkBegin: "SET plan_cache_mode = force_custom_plan", bulkEnd: "RESET plan_cache_mode",
+		bulkBegin: "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off", bulkEnd: "RESET plan_cache_mode; RESET enable_seqscan",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
