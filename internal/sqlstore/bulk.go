@@ -232,6 +232,13 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn 
 		start := time.Now()
 		n, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect)
 		if rerr != nil {
+			// pgx closes a connection whose query was cancelled: build
+			// on a fresh one.
+			var m int
+			m, rerr = restoreDeferred(context.WithoutCancel(ctx), db.primary, db.Dialect)
+			n += m
+		}
+		if rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		if n > 0 && opt.Log != nil {
