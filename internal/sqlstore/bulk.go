@@ -100,6 +100,11 @@ type batch struct {
 // PostgreSQL's 65535).
 const maxParams = 30000
 
+// maxRowsPerStmt caps a multi-row INSERT: the statements of a load stay
+// prepared for all its batches, and one of 30,000 parameters held several
+// MB of SQLite's memory per table and shape for no measurable gain.
+const maxRowsPerStmt = 256
+
 func (b *batch) add(vals ...any) { b.rows = append(b.rows, vals) }
 
 // bulkStmts are the prepared INSERTs of a load. With db set they are
@@ -139,7 +144,7 @@ func (s *bulkStmts) close() {
 }
 
 func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts *bulkStmts, rowsPerStmt int) error {
-	per := maxParams / len(b.cols)
+	per := min(maxParams/len(b.cols), maxRowsPerStmt)
 	if rowsPerStmt > 0 {
 		per = rowsPerStmt
 	}
