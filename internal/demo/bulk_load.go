@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
@@ -116,6 +117,9 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 				bar.update(added)
 			}
 		}
+		// The persons in flight are gone: their heap goes back before the
+		// index builds' sorts take memory of their own (target 6).
+		debug.FreeOSMemory()
 		return nil
 	})
 	if bar != nil && err == nil {

@@ -235,6 +235,9 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn 
 	// Whatever an earlier, killed load left dropped is built here too.
 	defer func() {
 		start := time.Now()
+		if db.Dialect.bulkBuild != "" {
+			_, _ = conn.ExecContext(context.WithoutCancel(ctx), db.Dialect.bulkBuild) // a tuning: the build works without it
+		}
 		n, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect)
 		if rerr != nil {
 			// pgx closes a connection whose query was cancelled: build
