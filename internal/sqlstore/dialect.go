@@ -215,13 +215,15 @@ func (d Dialect) BoolLit(v bool) string {
 	return d.falseLit
 }
 
-// syncIdentity is the statement that moves table's rec_no sequence past
-// the highest rec_no in use, or "" where none is needed.
+// syncIdentity is the statement that moves table's rec_no sequence to its
+// argument, the next rec_no the loader would take, unless the sequence is
+// already further; "" where none is needed.
 func (d Dialect) syncIdentity(table string) string {
 	if !d.identitySequences {
 		return ""
 	}
-	return "SELECT setval(pg_get_serial_sequence('" + table + "', 'rec_no'), (SELECT COALESCE(MAX(rec_no), 0) + 1 FROM " + table + "), false)"
+	seq := "pg_get_serial_sequence('" + table + "', 'rec_no')"
+	return "SELECT setval(" + seq + ", GREATEST(?::bigint, nextval(" + seq + ")), false)"
 }
 
 // gooseOptions makes instances that start together migrate one at a time.
