@@ -64,7 +64,9 @@ type Dialect struct {
 	bulkBegin, bulkEnd string
 	// bulkBuild runs on the load's connection before the deferred indexes
 	// are built: on SQLite a smaller page cache, which also caps the
-	// sorter's memory, so the sorts do not take 64 MiB on top of the cache.
+	// sorter's memory, so the sorts do not take 64 MiB on top of the cache;
+	// on PostgreSQL room for the server's sorts and the trigram index's
+	// build (its memory, not the loader's).
 	bulkBuild string
 	// rowValueSeek: a keyset continuation without null keys is one
 	// row-value comparison, which PostgreSQL runs as an index range (0.3 ms
@@ -120,7 +122,8 @@ var (
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
-		bulkBegin: "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off", bulkEnd: "RESET plan_cache_mode; RESET enable_seqscan",
+		bulkBegin: "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off",
+		bulkBuild: "SET maintenance_work_mem = '256MB'", bulkEnd: "RESET plan_cache_mode; RESET enable_seqscan; RESET maintenance_work_mem",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
