@@ -28,7 +28,7 @@ func demoCommand() *cli.Command {
 to --persons persons, with cards, communications, tags and action items,
 showing a progress bar. Running it again adds only what is missing.
 
-  wayfarer demo --persons 1000000 --db bench.db     (about 5 minutes on SQLite)
+  wayfarer demo --persons 1000000 --db bench.db     (about 2 minutes on SQLite)
 
 Credit card numbers are sealed with the card vault key (--card-key-file or
 WAYFARER_CARD_KEYS); on SQLite without either, <db>.cardkey is created.`,
