@@ -155,16 +155,7 @@ func (db *DB) RestoreDeferred(ctx context.Context) (int, error) {
 
 // DeferredIndexes lists what bulk_deferred holds (tests, diagnostics).
 func (db *DB) DeferredIndexes(ctx context.Context) ([]string, error) {
-	var names []string
-	err := eachQueried(ctx, db.primary, "SELECT name FROM bulk_deferred ORDER BY name", func(r *sql.Rows) error {
-		var n string
-		if err := r.Scan(&n); err != nil {
-			return err
-		}
-		names = append(names, n)
-		return nil
-	})
-	return names, err
+	return db.queryStrings(ctx, "SELECT name FROM bulk_deferred ORDER BY name")
 }
 
 // SchemaObjects lists the indexes and triggers of the tables a bulk load
@@ -175,6 +166,11 @@ func (db *DB) SchemaObjects(ctx context.Context) ([]string, error) {
 	if db.Dialect.Numbered {
 		q = `SELECT 'index ' || indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (` + bulkFilledTables + `) ORDER BY 1`
 	}
+	return db.queryStrings(ctx, q)
+}
+
+// queryStrings is the one text column of q's rows.
+func (db *DB) queryStrings(ctx context.Context, q string) ([]string, error) {
 	var out []string
 	err := eachQueried(ctx, db.primary, q, func(r *sql.Rows) error {
 		var s string
