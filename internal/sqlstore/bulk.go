@@ -113,6 +113,7 @@ func (b *batch) add(vals ...any) { b.rows = append(b.rows, vals) }
 // (Tx.StmtContext reuses the statement on the same connection): SQLite
 // parsed a 30,000-parameter INSERT per table and batch otherwise, an
 // eighth of the load's CPU. Without db, they live in one transaction.
+//
 // ids are the next free rec_no of each table, read by the load's first
 // batch and carried to the next ones: MAX(rec_no) is not an index probe on
 // PostgreSQL, whose keys are (agency_id, rec_no), and read at each batch it
