@@ -198,6 +198,13 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	if err := migrateOrCheck(ctx, db, cfg.NoMigrate); err != nil {
 		return nil, err
 	}
+	// A bulk load killed half way left indexes to build (sqlstore/bulk_defer.go):
+	// build them before serving, so no search runs without them.
+	if n, err := db.RestoreDeferred(ctx); err != nil {
+		return nil, fmt.Errorf("indexes left by a bulk load: %w", err)
+	} else if n > 0 {
+		log.Info("built the indexes an unfinished bulk load left dropped", "indexes", n)
+	}
 	key := []byte(cfg.TokenKey)
 	if len(key) == 0 {
 		var err error

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
@@ -13,10 +14,16 @@ import (
 
 // bulkBatch persons are generated, and written in one transaction, at a
 // time; the first batch is firstBulkBatch, each next one twice as large.
+// With at most GOMAXPROCS batches queued and GOMAXPROCS being generated,
+// the loader holds a few tens of thousands of persons (target 6: ≤ 300 MB).
 const (
-	bulkBatch      = 20000
+	bulkBatch      = 5000
 	firstBulkBatch = 500
 )
+
+// DeferIndexesFrom is the smallest load (in persons) that builds the
+// indexes after its rows (sqlstore.DB.BulkLoad); a variable for tests.
+var DeferIndexesFrom = 50000
 
 // LoadPersons tops the agency up to n persons with demo persons, GeneratePerson
 // numbers count..n-1 of the DemoPersonSeed sequence: the result does not
@@ -54,7 +61,7 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 		err     error
 	}
 	// One channel per batch keeps the batches in order while workers race.
-	batches := make(chan chan result, runtime.GOMAXPROCS(0)*2)
+	batches := make(chan chan result, runtime.GOMAXPROCS(0))
 	go func() {
 		defer close(batches)
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -87,7 +94,16 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 	}()
 
 	added := 0
-	err = db.BulkLoad(ctx, ag.ID, func(insert func([]sqlstore.BulkPerson) error) error {
+	// Build the indexes after the rows when the load at least doubles the
+	// table and is not small: one sort per index beats a B-tree insert per
+	// row there, and rebuilding them costs in proportion to the whole table.
+	add := n - start
+	deferIndexes := add >= DeferIndexesFrom && add >= start
+	opt := sqlstore.BulkOptions{DeferIndexes: deferIndexes}
+	if progress != nil {
+		opt.Log = func(format string, args ...any) { fmt.Fprintf(progress, format+"\n", args...) }
+	}
+	err = db.BulkLoad(ctx, ag.ID, opt, func(insert func([]sqlstore.BulkPerson) error) error {
 		for out := range batches {
 			r := <-out
 			if r.err != nil {
@@ -101,6 +117,9 @@ func LoadPersons(ctx context.Context, db *sqlstore.DB, alias string, n int, seal
 				bar.update(added)
 			}
 		}
+		// The persons in flight are gone: their heap goes back before the
+		// index builds' sorts take memory of their own (target 6).
+		debug.FreeOSMemory()
 		return nil
 	})
 	if bar != nil && err == nil {

@@ -3,7 +3,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"maps"
+	"math/bits"
 	"strings"
 	"time"
 )
@@ -98,23 +101,73 @@ type batch struct {
 // PostgreSQL's 65535).
 const maxParams = 30000
 
+// maxRowsPerStmt caps a multi-row INSERT: the statements of a load stay
+// prepared for all its batches, and one of 30,000 parameters held several
+// MB of SQLite's memory per table and shape for no measurable gain.
+const maxRowsPerStmt = 256
+
 func (b *batch) add(vals ...any) { b.rows = append(b.rows, vals) }
 
-func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts map[string]*sql.Stmt) error {
-	per := maxParams / len(b.cols)
+// bulkStmts are the prepared INSERTs of a load. With db set they are
+// prepared once on the handle and bound to each batch's transaction
+// (Tx.StmtContext reuses the statement on the same connection): SQLite
+// parsed a 30,000-parameter INSERT per table and batch otherwise, an
+// eighth of the load's CPU. Without db, they live in one transaction.
+//
+// ids are the next free rec_no of each table, read by the load's first
+// batch and carried to the next ones: MAX(rec_no) is not an index probe on
+// PostgreSQL, whose keys are (agency_id, rec_no), and read at each batch it
+// scanned every table the load grew (3,500 persons/s at 1M, falling).
+type bulkStmts struct {
+	db  *sql.DB
+	m   map[string]*sql.Stmt
+	ids map[string]int64 // nil: read in the next batch's transaction
+}
+
+func (s *bulkStmts) get(ctx context.Context, tx *sql.Tx, key, q string) (*sql.Stmt, error) {
+	st := s.m[key]
+	if st == nil {
+		var err error
+		if s.db != nil {
+			st, err = s.db.PrepareContext(ctx, q)
+		} else {
+			st, err = tx.PrepareContext(ctx, q)
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.m[key] = st
+	}
+	if s.db != nil {
+		return tx.StmtContext(ctx, st), nil
+	}
+	return st, nil
+}
+
+func (s *bulkStmts) close() {
+	for _, st := range s.m {
+		st.Close()
+	}
+}
+
+func (b *batch) flush(ctx context.Context, tx *sql.Tx, d Dialect, stmts *bulkStmts, rowsPerStmt int) error {
+	per := min(maxParams/len(b.cols), maxRowsPerStmt)
+	if rowsPerStmt > 0 {
+		per = rowsPerStmt
+	}
 	for len(b.rows) > 0 {
-		n := min(per, len(b.rows))
+		// Full statements, then the rest in powers of two: a few statement
+		// shapes per table, each prepared once.
+		n := per
+		if len(b.rows) < per {
+			n = 1 << (bits.Len(uint(len(b.rows))) - 1)
+		}
 		key := fmt.Sprintf("%s/%d", b.table, n)
-		st := stmts[key]
-		if st == nil {
-			row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(b.cols)), ", ") + ")"
-			q := "INSERT INTO " + b.table + " (" + strings.Join(b.cols, ", ") + ") VALUES " +
-				strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
-			var err error
-			if st, err = tx.PrepareContext(ctx, d.Rebind(q)); err != nil {
-				return fmt.Errorf("bulk %s: %w", b.table, err)
-			}
-			stmts[key] = st
+		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(b.cols)), ", ") + ")"
+		st, err := stmts.get(ctx, tx, key, d.Rebind("INSERT INTO "+b.table+" ("+strings.Join(b.cols, ", ")+") VALUES "+
+			strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")))
+		if err != nil {
+			return fmt.Errorf("bulk %s: %w", b.table, err)
 		}
 		args := make([]any, 0, n*len(b.cols))
 		for _, r := range b.rows[:n] {
@@ -149,15 +202,27 @@ func nextIDs(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
 // one transaction, assigning identifiers after the highest in use (so run it
 // alone: a concurrent insert could take the same numbers).
 func (db *DB) InsertBulkPersons(ctx context.Context, agencyID int64, persons []BulkPerson) error {
-	return insertBulk(ctx, db.primary, db.Dialect, agencyID, persons)
+	return insertBulk(ctx, db.primary, db.Dialect, nil, agencyID, persons, 0)
+}
+
+// InsertPlainPersons writes persons as InsertBulkPersons does, in one
+// transaction, but each row with its own single-row prepared INSERT: the
+// plainest write into the same schema, with its indexes and triggers
+// maintained row by row. It is the baseline the bulk load is measured
+// against (BenchmarkBulkLoad, BENCHMARKS.md "Bulk load").
+func (db *DB) InsertPlainPersons(ctx context.Context, agencyID int64, persons []BulkPerson) error {
+	return insertBulk(ctx, db.primary, db.Dialect, nil, agencyID, persons, 1)
 }
 
 // BulkLoad runs fn with an insert that writes a batch of the agency's
 // persons as InsertBulkPersons does, each batch committing on its own. All
 // batches go through one connection, tuned for the load (see
-// Dialect.bulkBegin); when fn succeeds, fresh statistics let the planner
-// pick the search indexes well.
-func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func([]BulkPerson) error) error) error {
+// Dialect.bulkBegin). With DeferIndexes (a load large against the tables)
+// the secondary indexes of the tables it fills are dropped first and built
+// once at the end, also when fn fails or ctx is cancelled; a killed load
+// leaves them to the next open of the database (bulk_defer.go). When fn
+// succeeds, fresh statistics let the planner pick the search indexes well.
+func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn func(insert func([]BulkPerson) error) error) (err error) {
 	conn, err := db.primary.Conn(ctx)
 	if err != nil {
 		return err
@@ -169,16 +234,55 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, fn func(insert func(
 		}
 		defer conn.ExecContext(context.Background(), db.Dialect.bulkEnd)
 	}
-	err = fn(func(persons []BulkPerson) error {
-		return insertBulk(ctx, conn, db.Dialect, agencyID, persons)
+	if opt.DeferIndexes {
+		if err := deferIndexes(ctx, conn, db.Dialect); err != nil {
+			return err
+		}
+	}
+	// Whatever an earlier, killed load left dropped is built here too.
+	defer func() {
+		start := time.Now()
+		if db.Dialect.bulkBuild != "" {
+			_, _ = conn.ExecContext(context.WithoutCancel(ctx), db.Dialect.bulkBuild) // a tuning: the build works without it
+		}
+		n, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect)
+		if rerr != nil {
+			// pgx closes a connection whose query was cancelled: build
+			// on a fresh one.
+			var m int
+			m, rerr = restoreDeferred(context.WithoutCancel(ctx), db.primary, db.Dialect)
+			n += m
+		}
+		if rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		if n > 0 && opt.Log != nil {
+			opt.Log("built %d indexes in %s", n, time.Since(start).Round(100*time.Millisecond))
+		}
+		if err == nil {
+			start = time.Now()
+			if _, aerr := conn.ExecContext(ctx, db.Dialect.bulkAnalyze); aerr != nil {
+				err = fmt.Errorf("analyze: %w", aerr)
+			}
+			if opt.Log != nil {
+				opt.Log("statistics in %s", time.Since(start).Round(100*time.Millisecond))
+			}
+		}
+	}()
+	stmts := &bulkStmts{db: db.primary, m: map[string]*sql.Stmt{}}
+	defer stmts.close()
+	return fn(func(persons []BulkPerson) error {
+		return insertBulk(ctx, conn, db.Dialect, stmts, agencyID, persons, 0)
 	})
-	if err != nil {
-		return err
-	}
-	if _, err := conn.ExecContext(ctx, db.Dialect.bulkAnalyze); err != nil {
-		return fmt.Errorf("analyze: %w", err)
-	}
-	return nil
+}
+
+// BulkOptions adjust a BulkLoad.
+type BulkOptions struct {
+	// DeferIndexes builds the secondary indexes after the rows
+	// (bulk_defer.go): for a load large against the tables.
+	DeferIndexes bool
+	// Log, when set, hears about the phases after the rows.
+	Log func(format string, args ...any)
 }
 
 // txBeginner is a *sql.DB or a *sql.Conn.
@@ -186,41 +290,52 @@ type txBeginner interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-func insertBulk(ctx context.Context, on txBeginner, d Dialect, agencyID int64, persons []BulkPerson) error {
+// insertBulk writes persons in one transaction; rowsPerStmt > 0 caps the
+// rows of each INSERT (and turns COPY off), 0 packs as many as fit.
+// stmts nil: statements of this transaction only.
+func insertBulk(ctx context.Context, on txBeginner, d Dialect, stmts *bulkStmts, agencyID int64, persons []BulkPerson, rowsPerStmt int) error {
 	tx, err := on.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	stmts := map[string]*sql.Stmt{}
-	defer func() {
-		for _, s := range stmts {
-			s.Close()
-		}
-	}()
+	if stmts == nil {
+		stmts = &bulkStmts{m: map[string]*sql.Stmt{}}
+		defer stmts.close()
+	}
 	var copyConn *sql.Conn // COPY needs the connection itself
-	if c, ok := on.(*sql.Conn); ok && d.copyFrom != nil {
+	if c, ok := on.(*sql.Conn); ok && d.copyFrom != nil && rowsPerStmt == 0 {
 		copyConn = c
 	}
-	if err := insertBulkTx(ctx, tx, copyConn, d, stmts, agencyID, persons); err != nil {
+	ids := map[string]int64{}
+	if stmts.ids == nil {
+		if ids, err = nextIDs(ctx, tx); err != nil {
+			return err
+		}
+	} else {
+		maps.Copy(ids, stmts.ids)
+	}
+	if err := insertBulkTx(ctx, tx, copyConn, d, stmts, ids, agencyID, persons, rowsPerStmt); err != nil {
 		return err
 	}
 	// Move the engine's identity sequences past the numbers chosen above.
 	for _, t := range bulkTables {
 		if q := d.syncIdentity(t); q != "" {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
+			if _, err := tx.ExecContext(ctx, d.Rebind(q), ids[t]); err != nil {
 				return fmt.Errorf("bulk: sequence of %s: %w", t, err)
 			}
 		}
 	}
-	return tx.Commit()
-}
-
-func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect, stmts map[string]*sql.Stmt, agencyID int64, persons []BulkPerson) error {
-	ids, err := nextIDs(ctx, tx)
-	if err != nil {
+	if err := tx.Commit(); err != nil {
 		return err
 	}
+	if stmts.db != nil { // a load: the next batch goes on from here
+		stmts.ids = ids
+	}
+	return nil
+}
+
+func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect, stmts *bulkStmts, ids map[string]int64, agencyID int64, persons []BulkPerson, rowsPerStmt int) error {
 	next := func(t string) int64 { id := ids[t]; ids[t]++; return id }
 	bp := &batch{table: "person", cols: []string{"rec_no", "agency_id", "first_name", "middle_name", "last_name", "birthday_day",
 		"birthday_month", "birthday_year", "birthday_note", "unique_id", "branch_id", "advisor_profile_id", "remarks",
@@ -248,7 +363,7 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect
 				}
 				continue
 			}
-			if err := b.flush(ctx, tx, d, stmts); err != nil {
+			if err := b.flush(ctx, tx, d, stmts, rowsPerStmt); err != nil {
 				return err
 			}
 		}

@@ -51,13 +51,23 @@ type Dialect struct {
 	// with explicit numbers leave behind; SQLite's AUTOINCREMENT follows.
 	identitySequences bool
 	// bulkBegin runs on a bulk load's connection before it and bulkEnd
-	// after it: on SQLite a large page cache (the index pages of a million
-	// persons), given back afterwards; on PostgreSQL custom plans for the
-	// foreign-key checks of each COPY. Their cached generic plans were made
-	// when the parent tables were empty (a sequential scan) and kept while
-	// the load grew them: 150 persons a second at 7,500, against 2,400
-	// with a plan per check.
+	// after it. SQLite: a page cache of 64 MiB, given back afterwards
+	// (the load appends to the tables; the sorts that build the deferred
+	// indexes use as much; 128 and 512 MiB were no faster and kept the loader above
+	// 300 MB). PostgreSQL: the foreign-key checks of each COPY keep one
+	// generic plan, which must be the primary key's index scan: a plan
+	// made while a parent table was small picked a sequential scan and
+	// kept it while the load grew the table (150 persons a second at
+	// 7,500), and a custom plan per check (force_custom_plan, until
+	// issue 15's bulk work) halved the load's rate with planning. With
+	// seqscan off on this connection a PK lookup is never a scan.
 	bulkBegin, bulkEnd string
+	// bulkBuild runs on the load's connection before the deferred indexes
+	// are built: on SQLite a smaller page cache, which also caps the
+	// sorter's memory, so the sorts do not take 64 MiB on top of the cache;
+	// on PostgreSQL room for the server's sorts and the trigram index's
+	// build (its memory, not the loader's).
+	bulkBuild string
 	// rowValueSeek: a keyset continuation without null keys is one
 	// row-value comparison, which PostgreSQL runs as an index range (0.3 ms
 	// for the page after row 100,000 of 1,000,000, against 2–3 ms spelled
@@ -70,6 +80,9 @@ type Dialect struct {
 	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
 	// vacuums, or index-only scans read the heap until autovacuum runs.
 	bulkAnalyze string
+	// deferrable lists (name, kind, restore, drop) of what a large bulk
+	// load drops and builds after its rows (bulk_defer.go).
+	deferrable string
 	// requestSettings runs first in the transactions of searches, loads
 	// and saves, with the query time limit as its argument (NULL: none).
 	// PostgreSQL sets them for the transaction only (set_config's third
@@ -108,11 +121,13 @@ type Dialect struct {
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true,
-		bulkBegin: "PRAGMA cache_size = -524288", bulkEnd: "PRAGMA cache_size = -2000", bulkAnalyze: "ANALYZE"}
+		bulkBegin: "PRAGMA cache_size = -65536", bulkEnd: "PRAGMA cache_size = -2000", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE",
+		deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE",
-		bulkBegin: "SET plan_cache_mode = force_custom_plan", bulkEnd: "RESET plan_cache_mode",
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
+		bulkBegin: "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off",
+		bulkBuild: "SET maintenance_work_mem = '256MB'", bulkEnd: "RESET plan_cache_mode; RESET enable_seqscan; RESET maintenance_work_mem",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		searchPlans: pgSearchPlans, searchPlansValue: "force_custom_plan",
@@ -225,13 +240,15 @@ func (d Dialect) BoolLit(v bool) string {
 	return d.falseLit
 }
 
-// syncIdentity is the statement that moves table's rec_no sequence past
-// the highest rec_no in use, or "" where none is needed.
+// syncIdentity is the statement that moves table's rec_no sequence to its
+// argument, the next rec_no the loader would take, unless the sequence is
+// already further; "" where none is needed.
 func (d Dialect) syncIdentity(table string) string {
 	if !d.identitySequences {
 		return ""
 	}
-	return "SELECT setval(pg_get_serial_sequence('" + table + "', 'rec_no'), (SELECT COALESCE(MAX(rec_no), 0) + 1 FROM " + table + "), false)"
+	seq := "pg_get_serial_sequence('" + table + "', 'rec_no')"
+	return "SELECT setval(" + seq + ", GREATEST(?::bigint, nextval(" + seq + ")), false)"
 }
 
 // gooseOptions makes instances that start together migrate one at a time.

@@ -1,0 +1,197 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// A large bulk load drops the secondary indexes of the tables it fills
+// (and, on SQLite, the trigger that feeds the trigram index) and builds
+// them once after its rows: one sort per index instead of a random B-tree
+// insert per row. Each dropped object gets a row in bulk_deferred, written
+// in the transaction that drops it and deleted in the one that restores
+// it, so whatever a killed load leaves missing is listed; the load itself
+// restores at its end (also when it fails or is cancelled), and so does
+// every open of the database (RestoreDeferred, from app.Open) before it
+// serves anything. docs/decisions.md, "Bulk load: indexes built after the
+// rows".
+
+// bulkFilledTables are the tables a bulk load writes.
+const bulkFilledTables = "'person', 'communication', 'card', 'person_card_link', 'person_tag', 'person_action_item', " +
+	"'profile_person', 'person_marketing', 'activity', 'activity_person_link'"
+
+// Kinds of deferred objects.
+const (
+	deferredIndex   = "index"
+	deferredTrigram = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
+)
+
+// Catalog queries listing (name, kind, restore, drop) of what a bulk load
+// defers: non-unique indexes only (unique ones enforce rules the load must
+// obey, and back the foreign keys' lookups).
+const (
+	sqliteDeferrable = `SELECT name, '` + deferredIndex + `', sql, 'DROP INDEX "' || name || '"' FROM sqlite_master
+	WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (` + bulkFilledTables + `)
+UNION ALL
+SELECT name, '` + deferredTrigram + `', sql, 'DROP TRIGGER "' || name || '"' FROM sqlite_master
+	WHERE type = 'trigger' AND name = 'communication_trigram_insert'`
+	pgDeferrable = `SELECT i.relname, '` + deferredIndex + `', pg_get_indexdef(i.oid), 'DROP INDEX ' || quote_ident(i.relname)
+FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+WHERE t.relnamespace = current_schema()::regnamespace AND NOT x.indisunique AND NOT x.indisprimary
+	AND t.relname IN (` + bulkFilledTables + `)`
+	// sqliteTrigramRebuild fills the external-content trigram index from
+	// communication after its trigger is back, then merges it into one
+	// segment ('optimize'): the rebuild leaves a dozen, and every trigram
+	// of a substring search is looked up in each of them (query c at
+	// 1,000,000 persons: 3.4-3.8 ms with the rebuild's segments, 2.5-2.6 ms
+	// merged; the merge takes about 6 s there).
+	sqliteTrigramRebuild = "INSERT INTO communication_trigram (communication_trigram) VALUES ('rebuild'); " +
+		"INSERT INTO communication_trigram (communication_trigram) VALUES ('optimize')"
+)
+
+// execQuerier is a *sql.DB or a *sql.Conn.
+type execQuerier interface {
+	txBeginner
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// deferIndexes drops what a bulk load builds afterwards, recording each in
+// bulk_deferred in the same transaction.
+func deferIndexes(ctx context.Context, on execQuerier, d Dialect) error {
+	tx, err := on.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	type object struct{ name, kind, restore, drop string }
+	var objs []object
+	err = eachQueried(ctx, tx, d.deferrable, func(r *sql.Rows) error {
+		var o object
+		if err := r.Scan(&o.name, &o.kind, &o.restore, &o.drop); err != nil {
+			return err
+		}
+		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bulk: deferrable indexes: %w", err)
+	}
+	for _, o := range objs {
+		if _, err := tx.ExecContext(ctx, d.Rebind("INSERT INTO bulk_deferred (name, kind, restore) VALUES (?, ?, ?)"), o.name, o.kind, o.restore); err != nil {
+			return fmt.Errorf("bulk: defer %s: %w", o.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, o.drop); err != nil {
+			return fmt.Errorf("bulk: defer %s: %w", o.name, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// restoreDeferred builds what bulk_deferred lists, each object in its own
+// transaction with the deletion of its row (so two processes restoring at
+// once build each object once), and reports how many it built.
+func restoreDeferred(ctx context.Context, on execQuerier, d Dialect) (int, error) {
+	type object struct{ name, kind, restore string }
+	var objs []object
+	err := eachQueried(ctx, on, "SELECT name, kind, restore FROM bulk_deferred ORDER BY kind, name", func(r *sql.Rows) error {
+		var o object
+		if err := r.Scan(&o.name, &o.kind, &o.restore); err != nil {
+			return err
+		}
+		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("bulk: deferred indexes: %w", err)
+	}
+	built := 0
+	for _, o := range objs {
+		ok, err := restoreOne(ctx, on, d, o.name, o.kind, o.restore)
+		if err != nil {
+			return built, fmt.Errorf("bulk: restore %s: %w", o.name, err)
+		}
+		if ok {
+			built++
+		}
+	}
+	return built, nil
+}
+
+func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, restore string) (bool, error) {
+	tx, err := on.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, d.Rebind("DELETE FROM bulk_deferred WHERE name = ?"), name)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err // another process restored it
+	}
+	if _, err := tx.ExecContext(ctx, restore); err != nil {
+		return false, err
+	}
+	if kind == deferredTrigram {
+		if _, err := tx.ExecContext(ctx, sqliteTrigramRebuild); err != nil {
+			return false, err
+		}
+	}
+	return true, tx.Commit()
+}
+
+// RestoreDeferred builds whatever a bulk load that never finished left
+// dropped (none: nothing to do, one query), then refreshes the statistics.
+// app.Open calls it after the migrations, so a database is whole again
+// before anything is served from it.
+func (db *DB) RestoreDeferred(ctx context.Context) (int, error) {
+	n, err := restoreDeferred(ctx, db.primary, db.Dialect)
+	if err != nil || n == 0 {
+		return n, err
+	}
+	if _, err := db.primary.ExecContext(ctx, db.Dialect.bulkAnalyze); err != nil {
+		return n, fmt.Errorf("analyze: %w", err)
+	}
+	return n, nil
+}
+
+// DeferredIndexes lists what bulk_deferred holds (tests, diagnostics).
+func (db *DB) DeferredIndexes(ctx context.Context) ([]string, error) {
+	return db.queryStrings(ctx, "SELECT name FROM bulk_deferred ORDER BY name")
+}
+
+// SchemaObjects lists the indexes and triggers of the tables a bulk load
+// fills, as "index name" or "trigger name", so a test can compare a loaded
+// database with a fresh one.
+func (db *DB) SchemaObjects(ctx context.Context) ([]string, error) {
+	q := `SELECT type || ' ' || name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name IN (` + bulkFilledTables + `) ORDER BY 1`
+	if db.Dialect.Numbered {
+		q = `SELECT 'index ' || indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (` + bulkFilledTables + `) ORDER BY 1`
+	}
+	return db.queryStrings(ctx, q)
+}
+
+// queryStrings is the one text column of q's rows.
+func (db *DB) queryStrings(ctx context.Context, q string) ([]string, error) {
+	var out []string
+	err := eachQueried(ctx, db.primary, q, func(r *sql.Rows) error {
+		var s string
+		if err := r.Scan(&s); err != nil {
+			return err
+		}
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+// eachQueried runs query on q and fn on each row.
+func eachQueried(ctx context.Context, q interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}, query string, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query)
+	return eachRow(rows, err, fn)
+}
