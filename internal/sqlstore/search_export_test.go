@@ -37,3 +37,9 @@ func SetTrigramLimitForTest(db *DB, n int) (restore func()) {
 	old := db.trigramLimit.Swap(&n)
 	return func() { db.trigramLimit.Store(old) }
 }
+
+// SettingsForTest is ctx carrying the settings of a request's transaction
+// (search: a search's).
+func SettingsForTest(db *DB, ctx context.Context, search bool) context.Context {
+	return db.withSettings(ctx, search)
+}
