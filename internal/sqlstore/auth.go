@@ -247,13 +247,7 @@ func (db *DB) SessionByToken(ctx context.Context, agencyID, tokenID int64, now t
 			setPermission(&s.Perms, area.String, wayfarer.Permission(bits.Int64))
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if s == nil {
-		return nil, wayfarer.ErrNotFound
-	}
-	return s, nil
+	return foundSession(rows, s)
 }
 
 // Secret returns the named server secret, creating it from n random bytes
@@ -270,4 +264,16 @@ func (db *DB) Secret(ctx context.Context, name string, n int) ([]byte, error) {
 	var v []byte
 	err := db.primary.QueryRowContext(ctx, db.q(`SELECT value FROM server_secret WHERE name = ?`), name).Scan(&v)
 	return v, err
+}
+
+// foundSession ends the row loop of a session query: the rows' error, or
+// ErrNotFound when no row named a session.
+func foundSession(rows *sql.Rows, s *wayfarer.Session) (*wayfarer.Session, error) {
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, wayfarer.ErrNotFound
+	}
+	return s, nil
 }

@@ -224,13 +224,7 @@ func (db *DB) OperatorSessionByToken(ctx context.Context, agencyID, tokenID, ope
 			setPermission(&s.Perms, area.String, wayfarer.Permission(bits.Int64))
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if s == nil {
-		return nil, wayfarer.ErrNotFound
-	}
-	return s, nil
+	return foundSession(rows, s)
 }
 
 // RecordOperatorAction appends one row to the operators' audit.

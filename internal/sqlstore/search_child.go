@@ -191,13 +191,13 @@ var childProbeLimit = 2000
 func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (searchOptions, error) {
 	var opt searchOptions
 	if db.Dialect.probeTrigrams {
-		candidates, err := db.probeTrigrams(ctx, handle, c)
+		match, candidates, err := db.probeTrigrams(ctx, handle, c)
 		if err != nil {
 			return opt, err
 		}
 		opt.commCandidates = candidates
 		if candidates == "" {
-			opt.commMatch = trigramQuery(c.CommValue)
+			opt.commMatch = match
 		}
 	}
 	if db.Dialect.probeChildren {
@@ -240,20 +240,21 @@ func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, ag
 	return n <= limit, nil
 }
 
-// probeTrigrams returns the communications the trigram index offers as
-// candidates for a positive commValue filter, as a JSON array of their
-// rowids, when there are at most trigramLimit of them; else "". The search
+// probeTrigrams returns the FTS5 query of a positive commValue filter
+// ("" when the index cannot help) and the communications it offers as
+// candidates, as a JSON array of their rowids, when there are at most
+// trigramLimit of them; else "". The search
 // then starts from exactly these rows (json_each) instead of asking the
 // index a second time: at a million persons each ask cost 2-9 ms. Its
 // filter on the value still runs, on the rows as the search reads them.
-func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (string, error) {
-	match := trigramQuery(c.CommValue)
+func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.SearchCriteria) (match, candidates string, err error) {
+	match = trigramQuery(c.CommValue)
 	if match == "" {
-		return "", nil
+		return "", "", nil
 	}
 	st, release, err := db.prepared(ctx, handle, "SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?")
 	if err != nil {
-		return "", fmt.Errorf("person search: trigram probe: %w", err)
+		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
 	defer release()
 	limit := trigramLimit
@@ -262,7 +263,7 @@ func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.Sea
 	}
 	rows, err := st.QueryContext(ctx, match, limit+1)
 	if err != nil {
-		return "", fmt.Errorf("person search: trigram probe: %w", err)
+		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
 	defer rows.Close()
 	ids := []byte{'['}
@@ -270,10 +271,10 @@ func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.Sea
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return "", fmt.Errorf("person search: trigram probe: %w", err)
+			return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 		}
 		if n++; n > limit {
-			return "", nil
+			return match, "", nil
 		}
 		if n > 1 {
 			ids = append(ids, ',')
@@ -281,9 +282,9 @@ func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.Sea
 		ids = strconv.AppendInt(ids, id, 10)
 	}
 	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("person search: trigram probe: %w", err)
+		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
-	return string(append(ids, ']')), nil
+	return match, string(append(ids, ']')), nil
 }
 
 // trigramQuery is the FTS5 query whose matches include every value the
