@@ -38,7 +38,9 @@ func Open(url string) (*sqlstore.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlstore.New(db, sqlstore.Postgres, Migrations()), nil
+	sdb := sqlstore.New(db, sqlstore.Postgres, Migrations())
+	sdb.SetReadPipeline(readPipeline)
+	return sdb, nil
 }
 
 // OpenHandle opens a bare handle, e.g. for a read replica, with the pool

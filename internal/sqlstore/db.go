@@ -28,6 +28,7 @@ type DB struct {
 	queryTimeout  atomic.Int64                 // time.Duration; see timeout.go
 	onRevoke      func(...wayfarer.Revocation) // OnRevoke
 	queryObserver QueryObserver                // SetQueryObserver
+	readPipeline  ReadPipeline                 // SetReadPipeline
 	// probeLimit overrides childProbeLimit when set (tests: both forms
 	// of a child filter, on one DB without touching others).
 	probeLimit atomic.Pointer[int]

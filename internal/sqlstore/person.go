@@ -21,33 +21,85 @@ type personQuerier interface {
 }
 
 // LoadPerson loads a person with its children and lookups; a person of
-// another agency or outside scope is wayfarer.ErrNotFound.
+// another agency or outside scope is wayfarer.ErrNotFound. Its two
+// statements go as one read (readSteps: one round trip on PostgreSQL).
 func (db *DB) LoadPerson(ctx context.Context, scope wayfarer.Scope, recNo int64) (p *wayfarer.Person, err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	err = db.read(ctx, db.primary, func(q personQuerier) error {
-		var err error
-		p, err = db.loadPerson(ctx, q, scope, recNo)
-		return err
-	})
-	return p, err
+	var l personLoad
+	if err := db.readSteps(ctx, db.primary, l.steps(db, scope.AgencyID, recNo)); err != nil {
+		return nil, err
+	}
+	return l.result(scope)
 }
 
+// loadPerson is LoadPerson within q (a save's transaction).
 func (db *DB) loadPerson(ctx context.Context, q personQuerier, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
-	p, err := db.loadPersonRow(ctx, q, scope.AgencyID, recNo)
-	if err != nil {
+	var l personLoad
+	if err := runSteps(ctx, db, q, l.steps(db, scope.AgencyID, recNo)); err != nil {
 		return nil, err
 	}
-	if !scope.Allows(p.BranchRecNo.Ptr(), p.AdvisorProfileRecNo.Ptr()) {
+	return l.result(scope)
+}
+
+// personLoad gathers a person from the answers of its two statements: the
+// person's row (with its branch's and advisor's names) and its children
+// (personChildrenQuery). The children are read whatever the scope says and
+// dropped by result when it refuses the person.
+type personLoad struct {
+	p    *wayfarer.Person // nil: no such person in the agency
+	kids wayfarer.Person  // the children's lists
+	c    personChild
+}
+
+func (l *personLoad) steps(db *DB, agencyID, recNo int64) []ReadStep {
+	l.kids = wayfarer.Person{
+		RecNo:                   wayfarer.Some(recNo),
+		PersonCommunicationLink: []wayfarer.CommunicationLink{}, PersonCardLink: []wayfarer.CardLink{},
+		PersonMarketing: []wayfarer.PersonMarketing{}, PersonAttachmentLink: []wayfarer.AttachmentLink{},
+		PersonTag: []wayfarer.PersonTag{}, PersonActionItemLink: []wayfarer.ActionItemLink{},
+	}
+	children := make([]any, 0, 12)
+	for range 6 {
+		children = append(children, agencyID, recNo)
+	}
+	return []ReadStep{
+		{SQL: db.q(personRowQuery), Args: []any{agencyID, recNo}, Row: l.scanRow},
+		{SQL: db.q(personChildrenQuery), Args: children, Row: func(rows RowScanner) error {
+			if err := l.c.scan(rows); err != nil {
+				return err
+			}
+			l.c.addTo(&l.kids)
+			return nil
+		}},
+	}
+}
+
+// result is the person loaded, if scope allows it.
+func (l *personLoad) result(scope wayfarer.Scope) (*wayfarer.Person, error) {
+	p := l.p
+	if p == nil || !scope.Allows(p.BranchRecNo.Ptr(), p.AdvisorProfileRecNo.Ptr()) {
 		return nil, wayfarer.ErrNotFound
 	}
-	if err := db.loadPersonChildren(ctx, q, scope.AgencyID, p); err != nil {
-		return nil, err
-	}
+	p.PersonCommunicationLink, p.PersonCardLink = l.kids.PersonCommunicationLink, l.kids.PersonCardLink
+	p.PersonMarketing, p.PersonAttachmentLink = l.kids.PersonMarketing, l.kids.PersonAttachmentLink
+	p.PersonTag, p.PersonActionItemLink = l.kids.PersonTag, l.kids.PersonActionItemLink
 	return p, nil
 }
 
-func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recNo int64) (*wayfarer.Person, error) {
+const personRowQuery = `
+	SELECT p.rec_no, p.first_name, p.middle_name, p.last_name, p.courtesy_title, p.salutation,
+		p.birthday_day, p.birthday_month, p.birthday_year, p.birthday_note, p.citizenship,
+		p.redress_number, p.known_traveler_number, p.gender, p.unique_id,
+		p.branch_id, b.name, p.advisor_profile_id, pr.name, p.remarks,
+		p.emergency_contact_name, p.emergency_contact_relationship, p.emergency_contact_phone, p.emergency_contact_email,
+		p.active_status, p.create_date_time, p.row_version
+	FROM person p
+	LEFT JOIN branch b ON b.agency_id = p.agency_id AND b.rec_no = p.branch_id
+	LEFT JOIN profile pr ON pr.agency_id = p.agency_id AND pr.rec_no = p.advisor_profile_id
+	WHERE p.agency_id = ? AND p.rec_no = ?`
+
+func (l *personLoad) scanRow(rows RowScanner) error {
 	var (
 		id                                                      int64
 		first, middle, last, title, salutation, note, citizen   sql.NullString
@@ -58,34 +110,16 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		version                                                 int64
 		created                                                 time.Time
 	)
-	found := false
-	err := db.queryFixed(ctx, q, db.q(`
-		SELECT p.rec_no, p.first_name, p.middle_name, p.last_name, p.courtesy_title, p.salutation,
-			p.birthday_day, p.birthday_month, p.birthday_year, p.birthday_note, p.citizenship,
-			p.redress_number, p.known_traveler_number, p.gender, p.unique_id,
-			p.branch_id, b.name, p.advisor_profile_id, pr.name, p.remarks,
-			p.emergency_contact_name, p.emergency_contact_relationship, p.emergency_contact_phone, p.emergency_contact_email,
-			p.active_status, p.create_date_time, p.row_version
-		FROM person p
-		LEFT JOIN branch b ON b.agency_id = p.agency_id AND b.rec_no = p.branch_id
-		LEFT JOIN profile pr ON pr.agency_id = p.agency_id AND pr.rec_no = p.advisor_profile_id
-		WHERE p.agency_id = ? AND p.rec_no = ?`), []any{agencyID, recNo}, func(rows *sql.Rows) error {
-		found = true
-		return rows.Scan(
-			&id, &first, &middle, &last, &title, &salutation,
-			&bDay, &bMonth, &bYear, &note, &citizen,
-			&redress, &ktn, &gender, &uniqueID,
-			&branch, &branchName, &advisor, &advisorName, &remarks,
-			&ecName, &ecRel, &ecPhone, &ecEmail,
-			&status, &created, &version)
-	})
-	if err == nil && !found {
-		err = sql.ErrNoRows
+	if err := rows.Scan(
+		&id, &first, &middle, &last, &title, &salutation,
+		&bDay, &bMonth, &bYear, &note, &citizen,
+		&redress, &ktn, &gender, &uniqueID,
+		&branch, &branchName, &advisor, &advisorName, &remarks,
+		&ecName, &ecRel, &ecPhone, &ecEmail,
+		&status, &created, &version); err != nil {
+		return err
 	}
-	if err != nil {
-		return nil, notFound(err)
-	}
-	return &wayfarer.Person{
+	l.p = &wayfarer.Person{
 		RecNo: wayfarer.Some(id), FirstName: ostr(first), MiddleName: ostr(middle), LastName: ostr(last),
 		CourtesyTitle: ostr(title), Salutation: ostr(salutation),
 		BirthdayDay: oint(bDay), BirthdayMonth: oint(bMonth), BirthdayYear: oint(bYear), BirthdayNote: ostr(note),
@@ -97,7 +131,8 @@ func (db *DB) loadPersonRow(ctx context.Context, q personQuerier, agencyID, recN
 		ActiveStatus: wayfarer.Some(status), Age: wayfarer.Null[int](),
 		CreateDateTime: wayfarer.Some(wayfarer.TimestampOf(created)),
 		Version:        version,
-	}, nil
+	}
+	return nil
 }
 
 // RecordCardDecrypts writes one audit row per card shown unmasked.

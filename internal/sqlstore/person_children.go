@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"context"
 	"database/sql"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -91,34 +90,12 @@ type personChild struct {
 	x        []byte
 }
 
-func (c *personChild) scan(rows *sql.Rows) error {
+func (c *personChild) scan(rows RowScanner) error {
 	c.x = nil
 	return rows.Scan(&c.kind, &c.id,
 		&c.i[0], &c.i[1], &c.i[2], &c.i[3], &c.i[4], &c.i[5],
 		&c.s[0], &c.s[1], &c.s[2], &c.s[3], &c.s[4], &c.s[5], &c.s[6], &c.s[7], &c.s[8],
 		&c.f[0], &c.f[1], &c.f[2], &c.d1, &c.d2, &c.t1, &c.x)
-}
-
-func (db *DB) loadPersonChildren(ctx context.Context, q personQuerier, agencyID int64, p *wayfarer.Person) error {
-	recNo := p.RecNo.Value
-	p.PersonCommunicationLink = []wayfarer.CommunicationLink{}
-	p.PersonCardLink = []wayfarer.CardLink{}
-	p.PersonMarketing = []wayfarer.PersonMarketing{}
-	p.PersonAttachmentLink = []wayfarer.AttachmentLink{}
-	p.PersonTag = []wayfarer.PersonTag{}
-	p.PersonActionItemLink = []wayfarer.ActionItemLink{}
-	args := make([]any, 0, 12)
-	for range 6 {
-		args = append(args, agencyID, recNo)
-	}
-	var c personChild
-	return db.queryFixed(ctx, q, db.q(personChildrenQuery), args, func(rows *sql.Rows) error {
-		if err := c.scan(rows); err != nil {
-			return err
-		}
-		c.addTo(p)
-		return nil
-	})
 }
 
 // addTo appends the row to its list in p.

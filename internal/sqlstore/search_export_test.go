@@ -43,3 +43,8 @@ func SetTrigramLimitForTest(db *DB, n int) (restore func()) {
 func SettingsForTest(db *DB, ctx context.Context, search bool) context.Context {
 	return db.withSettings(ctx, search)
 }
+
+// ReadStepsForTest runs steps as one read on the primary (readSteps).
+func ReadStepsForTest(ctx context.Context, db *DB, steps []ReadStep) error {
+	return db.readSteps(ctx, db.primary, steps)
+}
