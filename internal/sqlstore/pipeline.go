@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"strconv"
 )
 
 // A read whose statements are known before the first answer (a person's
@@ -44,12 +43,8 @@ func (db *DB) readSteps(ctx context.Context, h *sql.DB, steps []ReadStep) error 
 	if db.readPipeline == nil || db.Dialect.requestSettings == "" {
 		return db.read(ctx, h, func(q personQuerier) error { return runSteps(ctx, db, q, steps) })
 	}
-	var timeout any // NULL: keep the server's setting (as limitTx)
-	if ms := db.timeoutMillis(); ms > 0 {
-		timeout = strconv.FormatInt(ms, 10) + "ms"
-	}
 	all := make([]ReadStep, 0, len(steps)+1)
-	all = append(all, ReadStep{SQL: db.q(db.Dialect.requestSettings), Args: []any{timeout}})
+	all = append(all, ReadStep{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}})
 	all = append(all, steps...)
 	return db.readPipeline(ctx, h, sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}, all)
 }

@@ -165,6 +165,15 @@ func (db *DB) timeoutMillis() int64 {
 	return int64(max((limit+time.Millisecond-1)/time.Millisecond, 1))
 }
 
+// timeoutSetting is the argument of Dialect.requestSettings: the query
+// time limit as statement_timeout, or NULL to keep the server's setting.
+func (db *DB) timeoutSetting() any {
+	if ms := db.timeoutMillis(); ms > 0 {
+		return strconv.FormatInt(ms, 10) + "ms"
+	}
+	return nil
+}
+
 // limitTx puts the request's settings in force for the rest of tx, on the
 // engines that have any (Dialect.requestSettings), unless the driver did
 // so with the BEGIN (RequestSettings in ctx).
@@ -175,11 +184,7 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 	if s := RequestSettingsOf(ctx); s != nil && s.Applied {
 		return nil
 	}
-	var timeout any // NULL: keep the server's setting
-	if ms := db.timeoutMillis(); ms > 0 {
-		timeout = strconv.FormatInt(ms, 10) + "ms"
-	}
-	if _, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), timeout); err != nil {
+	if _, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), db.timeoutSetting()); err != nil {
 		return err
 	}
 	if s := RequestSettingsOf(ctx); s != nil && s.search && db.Dialect.searchPlans != "" {
