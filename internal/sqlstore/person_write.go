@@ -143,21 +143,15 @@ func (db *DB) CreatePerson(ctx context.Context, scope wayfarer.Scope, w *wayfare
 	return recNo, err
 }
 
-// UpdatePerson runs a save in one transaction: it locks the person row
-// (PostgreSQL; SQLite transactions hold the write lock from BEGIN), loads
-// the person as LoadPerson shows it, lets fn decide, and applies.
+// UpdatePerson runs a save in one transaction: it loads the person as
+// LoadPerson shows it, locking its row (loadPersonForUpdate), lets fn
+// decide, and applies.
 func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int64,
 	fn func(current *wayfarer.Person) (*wayfarer.PersonWrite, error)) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	return db.requestTx(ctx, func(tx *sql.Tx) error {
-		var id int64
-		err := tx.QueryRowContext(ctx, db.q(`SELECT rec_no FROM person WHERE agency_id = ? AND rec_no = ?`+db.Dialect.ForUpdate),
-			scope.AgencyID, recNo).Scan(&id)
-		if err != nil {
-			return notFound(err)
-		}
-		current, err := db.loadPerson(ctx, tx, scope, recNo)
+		current, err := db.loadPersonForUpdate(ctx, tx, scope, recNo)
 		if err != nil {
 			return err
 		}

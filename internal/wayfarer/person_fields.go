@@ -227,7 +227,10 @@ func FieldValue(rec any, name string) (v any, ok bool) {
 func clonePerson(p *Person) *Person { return deepCopy(reflect.ValueOf(p)).Interface().(*Person) }
 
 // deepCopy copies v with the pointers and slices it holds; everything else
-// (Opt, Date, Timestamp, strings) is a value and copied as one.
+// (Opt, Date, Timestamp, strings) is a value and copied as one. A struct's
+// fields are copied once by assignment and only those that hold pointers or
+// slices are walked again (refFields): walking every Opt field by
+// reflection made the two copies of a save 0.12 ms of its 1 ms.
 func deepCopy(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -242,19 +245,56 @@ func deepCopy(v reflect.Value) reflect.Value {
 			return v
 		}
 		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		if !holdsRefs(v.Type().Elem()) {
+			reflect.Copy(c, v)
+			return c
+		}
 		for i := range v.Len() {
 			c.Index(i).Set(deepCopy(v.Index(i)))
 		}
 		return c
 	case reflect.Struct:
+		fields := refFields(v.Type())
+		if len(fields) == 0 {
+			return v
+		}
 		c := reflect.New(v.Type()).Elem()
 		c.Set(v)
-		for i := range v.NumField() {
-			if c.Field(i).CanSet() {
-				c.Field(i).Set(deepCopy(v.Field(i)))
-			}
+		for _, i := range fields {
+			c.Field(i).Set(deepCopy(v.Field(i)))
 		}
 		return c
 	}
 	return v
+}
+
+var refFieldsOf sync.Map // reflect.Type -> []int
+
+// refFields lists the settable fields of struct type t that hold pointers
+// or slices somewhere (the ones deepCopy walks).
+func refFields(t reflect.Type) []int {
+	if f, ok := refFieldsOf.Load(t); ok {
+		return f.([]int)
+	}
+	var fields []int
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && holdsRefs(f.Type) {
+			fields = append(fields, i)
+		}
+	}
+	refFieldsOf.Store(t, fields)
+	return fields
+}
+
+// holdsRefs reports whether a value of type t holds a pointer or a slice
+// that deepCopy copies. A pointer or slice is one without looking further,
+// so recursive types end.
+func holdsRefs(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice:
+		return true
+	case reflect.Struct:
+		return len(refFields(t)) > 0
+	}
+	return false
 }
