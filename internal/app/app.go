@@ -203,7 +203,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	if n, err := db.RestoreDeferred(ctx); err != nil {
 		return nil, fmt.Errorf("indexes left by a bulk load: %w", err)
 	} else if n > 0 {
-		log.Info("built the indexes an unfinished bulk load left dropped", "indexes", n)
+		log.Info("built the indexes and keys an unfinished bulk load left dropped", "objects", n)
 	}
 	key := []byte(cfg.TokenKey)
 	if len(key) == 0 {

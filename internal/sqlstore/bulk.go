@@ -257,7 +257,7 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn 
 			err = errors.Join(err, rerr)
 		}
 		if n > 0 && opt.Log != nil {
-			opt.Log("built %d indexes in %s", n, time.Since(start).Round(100*time.Millisecond))
+			opt.Log("built %d indexes and keys in %s", n, time.Since(start).Round(100*time.Millisecond))
 		}
 		if err == nil {
 			start = time.Now()

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -23,8 +24,9 @@ const bulkFilledTables = "'person', 'communication', 'card', 'person_card_link',
 
 // Kinds of deferred objects.
 const (
-	deferredIndex   = "index"
-	deferredTrigram = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
+	deferredForeignKey = "foreign key" // PostgreSQL; restored first (restoreDeferred orders by kind)
+	deferredIndex      = "index"
+	deferredTrigram    = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
 )
 
 // Catalog queries listing (name, kind, restore, drop) of what a bulk load
@@ -36,9 +38,23 @@ const (
 UNION ALL
 SELECT name, '` + deferredTrigram + `', sql, 'DROP TRIGGER "' || name || '"' FROM sqlite_master
 	WHERE type = 'trigger' AND name = 'communication_trigram_insert'`
+	//
+	// PostgreSQL also defers the foreign keys of those tables: COPY checks
+	// each row's references with a lookup and a row lock per reference,
+	// and adding a key back checks the whole table in one join. A row the
+	// key refuses fails that restore, which then stays listed and fails
+	// every open of the database until it is resolved, so a broken
+	// reference is never served silently.
 	pgDeferrable = `SELECT i.relname, '` + deferredIndex + `', pg_get_indexdef(i.oid), 'DROP INDEX ' || quote_ident(i.relname)
 FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
 WHERE t.relnamespace = current_schema()::regnamespace AND NOT x.indisunique AND NOT x.indisprimary
+	AND t.relname IN (` + bulkFilledTables + `)
+UNION ALL
+SELECT c.conname, '` + deferredForeignKey + `',
+	'ALTER TABLE ' || quote_ident(t.relname) || ' ADD CONSTRAINT ' || quote_ident(c.conname) || ' ' || pg_get_constraintdef(c.oid),
+	'ALTER TABLE ' || quote_ident(t.relname) || ' DROP CONSTRAINT ' || quote_ident(c.conname)
+FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f'
 	AND t.relname IN (` + bulkFilledTables + `)`
 	// sqliteTrigramRebuild fills the external-content trigram index from
 	// communication after its trigger is back, then merges it into one
@@ -106,17 +122,23 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect) (int, error
 	if err != nil {
 		return 0, fmt.Errorf("bulk: deferred indexes: %w", err)
 	}
-	built := 0
+	// One that fails (a foreign key a row breaks) stays listed; the others
+	// are built all the same.
+	built, errs := 0, []error(nil)
 	for _, o := range objs {
 		ok, err := restoreOne(ctx, on, d, o.name, o.kind, o.restore)
 		if err != nil {
-			return built, fmt.Errorf("bulk: restore %s: %w", o.name, err)
+			if ctx.Err() != nil {
+				return built, err
+			}
+			errs = append(errs, fmt.Errorf("bulk: restore %s: %w", o.name, err))
+			continue
 		}
 		if ok {
 			built++
 		}
 	}
-	return built, nil
+	return built, errors.Join(errs...)
 }
 
 func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, restore string) (bool, error) {
@@ -163,13 +185,17 @@ func (db *DB) DeferredIndexes(ctx context.Context) ([]string, error) {
 	return db.queryStrings(ctx, "SELECT name FROM bulk_deferred ORDER BY name")
 }
 
-// SchemaObjects lists the indexes and triggers of the tables a bulk load
-// fills, as "index name" or "trigger name", so a test can compare a loaded
-// database with a fresh one.
+// SchemaObjects lists the indexes, triggers and (PostgreSQL) foreign keys
+// of the tables a bulk load fills, as "index name", "trigger name" or
+// "foreign key name definition", so a test can compare a loaded database
+// with a fresh one.
 func (db *DB) SchemaObjects(ctx context.Context) ([]string, error) {
 	q := `SELECT type || ' ' || name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name IN (` + bulkFilledTables + `) ORDER BY 1`
 	if db.Dialect.Numbered {
-		q = `SELECT 'index ' || indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (` + bulkFilledTables + `) ORDER BY 1`
+		q = `SELECT 'index ' || indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (` + bulkFilledTables + `)
+UNION ALL
+SELECT 'foreign key ' || c.conname || ' ' || pg_get_constraintdef(c.oid) FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+	WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f' AND t.relname IN (` + bulkFilledTables + `) ORDER BY 1`
 	}
 	return db.queryStrings(ctx, q)
 }
