@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -41,6 +42,19 @@ func benchmarkLoadPerson(b *testing.B, engine string) {
 					b.Fatal(err)
 				}
 			}
+		})
+		// Target 4's c=16: sixteen clients at once (8 per core on the
+		// 2-core machines); ns/op is then the inverse of the throughput.
+		b.Run(m.name+" c=16", func(b *testing.B) {
+			b.SetParallelism((16 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := m.f(ctx); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 		})
 	}
 }

@@ -58,3 +58,20 @@ func BenchmarkUnmarshalAny(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPersonJSON writes the answer of GET /person for the same full
+// person (target 4 of issue 15: part of every load over HTTP).
+func BenchmarkPersonJSON(b *testing.B) {
+	_, p, err := DecodePersonSave(jsoncodec.Strict, benchPersonBody())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := PersonJSON(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(out)))
+	}
+}
