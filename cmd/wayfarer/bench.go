@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 			&cli.IntFlag{Name: "walk", Value: 1000, Usage: "page size of a walk through every person by continuation, after the queries (0: none)"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole run (server, driver and clients) to this file, for go tool pprof", Sources: cli.EnvVars("WAYFARER_BENCH_CPUPROFILE")},
 		},
 		Commands: []*cli.Command{floodCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -56,6 +58,17 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 			queries, err := bench.Select(cmd.String("queries"))
 			if err != nil {
 				return cli.Exit("--queries: "+err.Error(), 2)
+			}
+			if path := cmd.String("cpuprofile"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return cli.Exit("--cpuprofile: "+err.Error(), 2)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return cli.Exit("--cpuprofile: "+err.Error(), 2)
+				}
+				defer pprof.StopCPUProfile()
 			}
 			rep, err := bench.Run(ctx, bench.Config{App: cfg, Persons: int(cmd.Int("persons")), Duration: cmd.Duration("duration"),
 				Warmup: cmd.Duration("warmup"), Concurrency: levels, Queries: queries, Progress: os.Stderr, Walk: int(cmd.Int("walk"))})
