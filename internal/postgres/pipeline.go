@@ -75,7 +75,7 @@ func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
 			if s.Row == nil {
 				continue
 			}
-			if err := s.Row(rows); err != nil {
+			if err := s.Row(sqlRow{rows}); err != nil {
 				rows.Close()
 				return err
 			}
@@ -87,4 +87,30 @@ func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
 	}
 	_, err := br.Exec()
 	return err
+}
+
+// sqlRow is pgx's row as database/sql's pgx driver gives it: an *any
+// destination gets int64 for any integer and float64 for a float4, as a
+// search's columns expect, not pgx's int16, int32 or float32.
+type sqlRow struct{ rows pgx.Rows }
+
+func (r sqlRow) Scan(dest ...any) error {
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	for _, d := range dest {
+		p, ok := d.(*any)
+		if !ok {
+			continue
+		}
+		switch v := (*p).(type) {
+		case int16:
+			*p = int64(v)
+		case int32:
+			*p = int64(v)
+		case float32:
+			*p = float64(v)
+		}
+	}
+	return nil
 }

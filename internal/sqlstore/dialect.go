@@ -126,7 +126,7 @@ type Dialect struct {
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true,
-		foldKeys: map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
+		foldKeys:  map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
 		bulkBegin: "PRAGMA cache_size = -65536", bulkEnd: "PRAGMA cache_size = -2000", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE",
 		deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",

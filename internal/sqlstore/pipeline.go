@@ -15,8 +15,9 @@ import (
 // same steps run one by one, as before.
 
 // RowScanner is one row of an answer: *sql.Rows, or a driver's own rows.
-// Destinations are typed (sql.NullString, int64, time.Time, ...), never
-// *any, whose value would be the driver's own type.
+// Destinations are typed (sql.NullString, int64, time.Time, ...) or *any;
+// a pipeline gives an *any what database/sql would (int64 for any integer,
+// float64, bool, string, []byte, time.Time), never the driver's own types.
 type RowScanner interface{ Scan(dest ...any) error }
 
 // ReadStep is one statement of a pipelined read: SQL in the engine's

@@ -4,14 +4,18 @@ import (
 	"context"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/wayfarerhq/wayfarer/internal/bench"
 	"github.com/wayfarerhq/wayfarer/internal/demo"
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/postgres"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
 // On PostgreSQL a person's load goes as one pipeline (BEGIN, settings, its
@@ -99,5 +103,75 @@ func TestPostgresReadPipeline(t *testing.T) {
 	after("after a failed step")
 	if _, err := db.LoadPerson(ctx, scope, 1); err != nil {
 		t.Fatalf("a load after a failed step: %v", err)
+	}
+}
+
+// On PostgreSQL a search without a count goes as one pipeline too. It
+// answers what the same search answers one statement at a time: every
+// column of the person search (integers of every width, text, dates,
+// instants, booleans, card and action item rows), the benchmark's
+// searches, and a page after a continuation with the continuation it
+// hands on.
+func TestPostgresSearchPipeline(t *testing.T) {
+	if os.Getenv(testserver.PostgresURLEnv) == "" {
+		t.Skip(testserver.PostgresURLEnv + " not set")
+	}
+	s := testserver.Start(t, testserver.Options{Engine: "postgres"})
+	ctx := context.Background()
+	db := s.App.DB
+	if _, err := demo.SeedPersons(ctx, db, s.App.Server.Persons.Sealer); err != nil {
+		t.Fatal(err)
+	}
+	oneByOne := sqlstore.New(db.Primary(), sqlstore.Postgres, postgres.Migrations())
+	oneByOne.SetQueryTimeout(db.QueryTimeout())
+	scope := wayfarer.Scope{AgencyID: agencyOf(t, s)}
+	var all []string
+	for _, c := range wayfarer.PersonSearchCatalog.Columns {
+		if c.Name != "summaryCount" { // a count is not pipelined
+			all = append(all, `"`+c.Name+`"`)
+		}
+	}
+	bodies := []string{
+		`{"includeCols":[` + strings.Join(all, ",") + `],"rowCount":300}`,
+		`{"includeCols":["recNo","name","cardNumber","cardExpDate","actionItemDate","actionItemCompleted"],"rowCount":300}`,
+	}
+	for _, q := range bench.Queries {
+		if q.Body != "" && !strings.Contains(q.Body, "personActivitySearchParams") && !strings.Contains(q.Body, "{tag:") {
+			bodies = append(bodies, q.Body)
+		}
+	}
+	search := func(on *sqlstore.DB, body, continuation string) *wayfarer.SearchResult {
+		t.Helper()
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		c.Continuation = continuation
+		res, err := on.SearchPersons(ctx, scope, c)
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		return res
+	}
+	rows := 0
+	for _, body := range bodies {
+		piped, alone := search(db, body, ""), search(oneByOne, body, "")
+		if !reflect.DeepEqual(piped, alone) {
+			t.Fatalf("%s:\npipelined   %+v\none by one  %+v", body, piped, alone)
+		}
+		rows += len(piped.Rows)
+	}
+	if rows == 0 {
+		t.Fatal("no rows compared")
+	}
+
+	page := `{"includeCols":["recNo","name"],"rowCount":25}`
+	first := search(db, page, "")
+	if first.Continuation == "" {
+		t.Fatal("a full first page handed on no continuation")
+	}
+	piped, alone := search(db, page, first.Continuation), search(oneByOne, page, first.Continuation)
+	if !reflect.DeepEqual(piped, alone) || len(piped.Rows) == 0 || reflect.DeepEqual(piped.Rows, first.Rows) {
+		t.Fatalf("the page after the first:\npipelined   %+v\none by one  %+v", piped, alone)
 	}
 }

@@ -273,71 +273,126 @@ func pastTopRows(c *wayfarer.BaseCriteria) *wayfarer.SearchResult {
 // statement cache) and, when summaryCount is asked, its count in the same
 // snapshot, filling summaryCount in every row. ctx is already bounded.
 // With cont, each row also reads its order keys, and a full page answers
-// the continuation after its last row.
+// the continuation after its last row. Without a count, on an engine with
+// a read pipeline (PostgreSQL), the transaction, its settings and the
+// statement go as one round trip (searchPipelined).
 func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q searchQuery, c *wayfarer.BaseCriteria, cont *continuationKeys) (*wayfarer.SearchResult, error) {
 	res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
-	needCount := c.HasColumn("summaryCount")
+	nk := 0
+	if cont != nil {
+		nk = cont.n
+	}
+	sr := newSearchRows(c.Columns, nk, res)
 	query, args := q.rows.Build(db.Dialect)
+	var err error
+	if !c.HasColumn("summaryCount") && db.readPipeline != nil && db.Dialect.requestSettings != "" {
+		if err = db.searchPipelined(ctx, handle, query, args, sr); err != nil {
+			err = fmt.Errorf("%s: %w", what, err)
+		}
+	} else {
+		err = db.searchInTx(ctx, handle, what, query, args, q, c, sr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cont != nil && int64(len(res.Rows)) == c.RowCount {
+		res.Continuation = encodeContinuation(cont.fp, sr.keys())
+	}
+	return res, nil
+}
+
+// searchRows turns a search's answer into rows of its columns, keeping the
+// order keys of the last row read (a continuation's, after the columns).
+type searchRows struct {
+	cols      []wayfarer.SearchColumn
+	raw, dest []any
+	res       *wayfarer.SearchResult
+}
+
+func newSearchRows(cols []wayfarer.SearchColumn, keys int, res *wayfarer.SearchResult) *searchRows {
+	sr := &searchRows{cols: cols, raw: make([]any, len(cols)+keys), res: res}
+	sr.dest = make([]any, len(sr.raw))
+	for i := range sr.raw {
+		sr.dest[i] = &sr.raw[i]
+	}
+	return sr
+}
+
+// add reads one row.
+func (sr *searchRows) add(r RowScanner) error {
+	if err := r.Scan(sr.dest...); err != nil {
+		return err
+	}
+	row := make(wayfarer.SearchRow, len(sr.cols))
+	for i, col := range sr.cols {
+		v, err := searchValue(col, sr.raw[i])
+		if err != nil {
+			return fmt.Errorf("column %s: %w", col.Name, err)
+		}
+		row[i] = v
+	}
+	sr.res.Rows = append(sr.res.Rows, row)
+	return nil
+}
+
+// keys are the order keys of the last row read.
+func (sr *searchRows) keys() []any { return sr.raw[len(sr.cols):] }
+
+// searchPipelined runs the statement in a read-only transaction with the
+// search's settings (the request's, and its plans: pgSearchPlans), sent
+// together with BEGIN and COMMIT (readSteps): one round trip instead of
+// three (BENCHMARKS.md).
+func (db *DB) searchPipelined(ctx context.Context, handle *sql.DB, query string, args []any, sr *searchRows) error {
+	steps := make([]ReadStep, 0, 2)
+	if db.Dialect.searchPlans != "" {
+		steps = append(steps, ReadStep{SQL: db.q("SELECT set_config(?, ?, true)"), Args: []any{db.Dialect.searchPlans, db.Dialect.searchPlansValue}})
+	}
+	steps = append(steps, ReadStep{SQL: query, Args: args, Row: sr.add})
+	return db.readSteps(ctx, handle, steps)
+}
+
+// searchInTx runs the statement through the statement cache, in a
+// read-only transaction with the request's settings where the engine has
+// any or a count is asked (one snapshot for the rows and their count).
+func (db *DB) searchInTx(ctx context.Context, handle *sql.DB, what, query string, args []any, q searchQuery, c *wayfarer.BaseCriteria, sr *searchRows) error {
 	st, release, err := preparedStmts.get(ctx, handle, query)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer release()
+	needCount := c.HasColumn("summaryCount")
 	var tx *sql.Tx
 	if needCount || db.Dialect.requestSettings != "" {
-		// One snapshot for the rows and their count, and the request's
-		// settings where the engine has any.
 		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
 		ctx := db.withSearchSettings(ctx)
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
-			return nil, err
+			return err
 		}
 		defer tx.Rollback()
 		if err := db.limitTx(ctx, tx); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		st = tx.StmtContext(ctx, st)
 	}
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
-	n := len(c.Columns)
-	nk := 0
-	if cont != nil {
-		nk = cont.n
-	}
-	raw := make([]any, n+nk)
-	dest := make([]any, n+nk)
-	for i := range raw {
-		dest[i] = &raw[i]
-	}
 	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+		if err := sr.add(rows); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
-		row := make(wayfarer.SearchRow, n)
-		for i, col := range c.Columns {
-			v, err := searchValue(col, raw[i])
-			if err != nil {
-				return nil, fmt.Errorf("%s: column %s: %w", what, col.Name, err)
-			}
-			row[i] = v
-		}
-		res.Rows = append(res.Rows, row)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	rows.Close()
-	if cont != nil && int64(len(res.Rows)) == c.RowCount {
-		res.Continuation = encodeContinuation(cont.fp, raw[n:])
-	}
+	res := sr.res
 	if needCount && len(res.Rows) > 0 {
 		cq := db.Dialect.Rebind(q.count.SQL)
 		if err := tx.QueryRowContext(ctx, cq, q.count.Args...).Scan(&res.Total); err != nil {
-			return nil, fmt.Errorf("%s count: %w", what, err)
+			return fmt.Errorf("%s count: %w", what, err)
 		}
 		if c.TopRows > 0 && res.Total > c.TopRows {
 			res.Total = c.TopRows
@@ -352,5 +407,5 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 			r[idx] = res.Total
 		}
 	}
-	return res, nil
+	return nil
 }
