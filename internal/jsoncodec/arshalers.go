@@ -290,10 +290,22 @@ func optMarshaler[T comparable]() *json.Marshalers {
 }
 
 // marshalOpt writes an Opt's value, or null (omitzero leaves out an absent one).
+// Strings, integers and booleans, most of a record, are written as tokens
+// directly: MarshalEncode looks their arshaler up again on every call.
 func marshalOpt[O optionalValue](enc *jsontext.Encoder, o O) error {
 	v, ok := o.EncodeValue()
 	if !ok {
 		return enc.WriteToken(jsontext.Null)
+	}
+	switch x := v.(type) {
+	case string:
+		return enc.WriteToken(jsontext.String(x))
+	case int64:
+		return enc.WriteToken(jsontext.Int(x))
+	case int:
+		return enc.WriteToken(jsontext.Int(int64(x)))
+	case bool:
+		return enc.WriteToken(jsontext.Bool(x))
 	}
 	return json.MarshalEncode(enc, v)
 }

@@ -33,7 +33,7 @@ func (o Opt[T]) Ptr() *T {
 }
 
 // IsZero makes `json:",omitzero"` omit an absent field.
-func (o Opt[T]) IsZero() bool { return !o.Present }
+func (o *Opt[T]) IsZero() bool { return !o.Present }
 
 // Equal compares presence-insensitively: two nulls are equal, as are two equal values.
 func (o Opt[T]) Equal(p Opt[T]) bool {
