@@ -36,7 +36,7 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 			&cli.IntFlag{Name: "walk", Value: 1000, Usage: "page size of a walk through every person by continuation, after the queries (0: none)"},
-			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole run (server, driver and clients) to this file, for go tool pprof", Sources: cli.EnvVars("WAYFARER_BENCH_CPUPROFILE")},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole run (server, driver and clients) to this file, for go tool pprof"},
 		},
 		Commands: []*cli.Command{floodCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
