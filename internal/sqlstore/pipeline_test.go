@@ -24,19 +24,9 @@ import (
 // after it, and after a step that fails, the pooled connection (the same
 // one, not a new one) is back to its own settings with no transaction open.
 func TestPostgresReadPipeline(t *testing.T) {
-	if os.Getenv(testserver.PostgresURLEnv) == "" {
-		t.Skip(testserver.PostgresURLEnv + " not set")
-	}
-	s := testserver.Start(t, testserver.Options{Engine: "postgres"})
+	s, oneByOne, scope := pipelinedAndOneByOne(t)
 	ctx := context.Background()
 	db := s.App.DB
-	if _, err := demo.SeedPersons(ctx, db, s.App.Server.Persons.Sealer); err != nil {
-		t.Fatal(err)
-	}
-	agency := agencyOf(t, s)
-	oneByOne := sqlstore.New(db.Primary(), sqlstore.Postgres, postgres.Migrations())
-	oneByOne.SetQueryTimeout(db.QueryTimeout())
-	scope := wayfarer.Scope{AgencyID: agency}
 	compared := 0
 	for recNo := range int64(400) {
 		piped, err1 := db.LoadPerson(ctx, scope, recNo)
@@ -113,18 +103,9 @@ func TestPostgresReadPipeline(t *testing.T) {
 // searches, and a page after a continuation with the continuation it
 // hands on.
 func TestPostgresSearchPipeline(t *testing.T) {
-	if os.Getenv(testserver.PostgresURLEnv) == "" {
-		t.Skip(testserver.PostgresURLEnv + " not set")
-	}
-	s := testserver.Start(t, testserver.Options{Engine: "postgres"})
+	s, oneByOne, scope := pipelinedAndOneByOne(t)
 	ctx := context.Background()
 	db := s.App.DB
-	if _, err := demo.SeedPersons(ctx, db, s.App.Server.Persons.Sealer); err != nil {
-		t.Fatal(err)
-	}
-	oneByOne := sqlstore.New(db.Primary(), sqlstore.Postgres, postgres.Migrations())
-	oneByOne.SetQueryTimeout(db.QueryTimeout())
-	scope := wayfarer.Scope{AgencyID: agencyOf(t, s)}
 	var all []string
 	for _, c := range wayfarer.PersonSearchCatalog.Columns {
 		if c.Name != "summaryCount" { // a count is not pipelined
@@ -174,4 +155,22 @@ func TestPostgresSearchPipeline(t *testing.T) {
 	if !reflect.DeepEqual(piped, alone) || len(piped.Rows) == 0 || reflect.DeepEqual(piped.Rows, first.Rows) {
 		t.Fatalf("the page after the first:\npipelined   %+v\none by one  %+v", piped, alone)
 	}
+}
+
+// pipelinedAndOneByOne starts a PostgreSQL server with the demo persons
+// (its store pipelines reads) and a store on the same database that runs
+// the same steps one by one, with the agency's scope.
+func pipelinedAndOneByOne(t *testing.T) (*testserver.Server, *sqlstore.DB, wayfarer.Scope) {
+	t.Helper()
+	if os.Getenv(testserver.PostgresURLEnv) == "" {
+		t.Skip(testserver.PostgresURLEnv + " not set")
+	}
+	s := testserver.Start(t, testserver.Options{Engine: "postgres"})
+	db := s.App.DB
+	if _, err := demo.SeedPersons(context.Background(), db, s.App.Server.Persons.Sealer); err != nil {
+		t.Fatal(err)
+	}
+	oneByOne := sqlstore.New(db.Primary(), sqlstore.Postgres, postgres.Migrations())
+	oneByOne.SetQueryTimeout(db.QueryTimeout())
+	return s, oneByOne, wayfarer.Scope{AgencyID: agencyOf(t, s)}
 }
