@@ -201,7 +201,7 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	// A bulk load killed half way left indexes to build (sqlstore/bulk_defer.go):
 	// build them before serving, so no search runs without them.
 	if n, err := db.RestoreDeferred(ctx); err != nil {
-		return nil, fmt.Errorf("indexes left by a bulk load: %w", err)
+		return nil, fmt.Errorf("indexes and keys left by a bulk load: %w", err)
 	} else if n > 0 {
 		log.Info("built the indexes and keys an unfinished bulk load left dropped", "objects", n)
 	}
