@@ -198,9 +198,9 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	if err := migrateOrCheck(ctx, db, cfg.NoMigrate); err != nil {
 		return nil, err
 	}
-	// A bulk load killed half way left indexes (and on PostgreSQL foreign keys)
-	// to build (sqlstore/bulk_defer.go):
-	// build them before serving, so no search runs without them.
+	// A bulk load killed half way left indexes (and on PostgreSQL foreign
+	// keys) to build (sqlstore/bulk_defer.go): build them before serving,
+	// so no search runs without them.
 	if n, err := db.RestoreDeferred(ctx); err != nil {
 		return nil, fmt.Errorf("indexes and keys left by a bulk load: %w", err)
 	} else if n > 0 {
