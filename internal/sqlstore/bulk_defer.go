@@ -24,7 +24,7 @@ const bulkFilledTables = "'person', 'communication', 'card', 'person_card_link',
 
 // Kinds of deferred objects.
 const (
-	deferredForeignKey = "foreign key" // PostgreSQL; restored first (restoreDeferred orders by kind)
+	deferredForeignKey = "foreign key" // PostgreSQL; restored before the indexes (restoreDeferred orders by kind)
 	deferredIndex      = "index"
 	deferredTrigram    = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
 )
@@ -111,7 +111,11 @@ func deferIndexes(ctx context.Context, on execQuerier, d Dialect) error {
 func restoreDeferred(ctx context.Context, on execQuerier, d Dialect) (int, error) {
 	type object struct{ name, kind, restore string }
 	var objs []object
-	err := eachQueried(ctx, on, "SELECT name, kind, restore FROM bulk_deferred ORDER BY kind, name", func(r *sql.Rows) error {
+	// The trigram index first (SQLite): its rebuild reads communication in
+	// rowid order only while no index covers (rowid, value); with
+	// communication_person (migration 00019) back first, the scan went in
+	// that index's order and the rebuild took 66 s instead of 26 (1M).
+	err := eachQueried(ctx, on, "SELECT name, kind, restore FROM bulk_deferred ORDER BY kind <> '"+deferredTrigram+"', kind, name", func(r *sql.Rows) error {
 		var o object
 		if err := r.Scan(&o.name, &o.kind, &o.restore); err != nil {
 			return err
