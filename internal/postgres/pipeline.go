@@ -71,11 +71,12 @@ func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
 		if err != nil {
 			return err
 		}
+		var row sqlstore.RowScanner = sqlRow{rows} // one wrapper per answer, not per row
 		for rows.Next() {
 			if s.Row == nil {
 				continue
 			}
-			if err := s.Row(sqlRow{rows}); err != nil {
+			if err := s.Row(row); err != nil {
 				rows.Close()
 				return err
 			}

@@ -345,7 +345,7 @@ func (sr *searchRows) keys() []any { return sr.raw[len(sr.cols):] }
 func (db *DB) searchPipelined(ctx context.Context, handle *sql.DB, query string, args []any, sr *searchRows) error {
 	steps := make([]ReadStep, 0, 2)
 	if db.Dialect.searchPlans != "" {
-		steps = append(steps, ReadStep{SQL: db.q("SELECT set_config(?, ?, true)"), Args: []any{db.Dialect.searchPlans, db.Dialect.searchPlansValue}})
+		steps = append(steps, db.searchPlansStep())
 	}
 	steps = append(steps, ReadStep{SQL: query, Args: args, Row: sr.add})
 	return db.readSteps(ctx, handle, steps)

@@ -188,10 +188,17 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	if s := RequestSettingsOf(ctx); s != nil && s.search && db.Dialect.searchPlans != "" {
-		_, err := tx.ExecContext(ctx, db.q("SELECT set_config(?, ?, true)"), db.Dialect.searchPlans, db.Dialect.searchPlansValue)
+		plans := db.searchPlansStep()
+		_, err := tx.ExecContext(ctx, plans.SQL, plans.Args...)
 		return err
 	}
 	return nil
+}
+
+// searchPlansStep sets, for the transaction only, how a search's
+// statements are planned (Dialect.searchPlans; call it only when set).
+func (db *DB) searchPlansStep() ReadStep {
+	return ReadStep{SQL: db.q("SELECT set_config(?, ?, true)"), Args: []any{db.Dialect.searchPlans, db.Dialect.searchPlansValue}}
 }
 
 // requestTx is Tx for a request: the request's settings come first.
