@@ -206,6 +206,11 @@ func wire(ctx context.Context, db *sqlstore.DB, cfg Config, log *slog.Logger, cl
 	} else if n > 0 {
 		log.Info("built the indexes and keys an unfinished bulk load left dropped", "objects", n)
 	}
+	// Statistics that make SQLite plan every statement again at each run
+	// (sqlstore/statistics.go).
+	if _, err := db.DropValueHistograms(ctx); err != nil {
+		return nil, err
+	}
 	key := []byte(cfg.TokenKey)
 	if len(key) == 0 {
 		var err error

@@ -83,7 +83,8 @@ type Dialect struct {
 	// (inside the transaction open on it); nil: multi-row INSERTs.
 	copyFrom func(ctx context.Context, conn *sql.Conn, table string, cols []string, rows [][]any) error
 	// bulkAnalyze refreshes statistics after a bulk load; PostgreSQL also
-	// vacuums, or index-only scans read the heap until autovacuum runs.
+	// vacuums, or index-only scans read the heap until autovacuum runs;
+	// SQLite drops the value histograms (statistics.go).
 	bulkAnalyze string
 	// deferrable lists (name, kind, restore, drop) of what a large bulk
 	// load drops and builds after its rows (bulk_defer.go).
@@ -127,7 +128,7 @@ var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true,
 		foldKeys:  map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
-		bulkBegin: "PRAGMA cache_size = -65536", bulkEnd: "PRAGMA cache_size = -2000", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE",
+		bulkBegin: "PRAGMA cache_size = -65536", bulkEnd: "PRAGMA cache_size = -2000", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
 		deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
