@@ -113,7 +113,7 @@ flood's logins by outcome (200, 429, timeouts), and the p99 ratio.
 			if err != nil {
 				return err
 			}
-			cfg.HashSlots, cfg.HashWait = int(cmd.Int("hash-slots")), hashWait(cmd.Duration("hash-wait"))
+			cfg.HashSlots, cfg.HashWait = int(cmd.Int("hash-slots")), zeroOff(cmd.Duration("hash-wait"))
 			cfg.HashProcess, cfg.HashNice = cmd.Bool("hash-process"), int(cmd.Int("hash-nice"))
 			rep, err := bench.RunFlood(ctx, bench.FloodConfig{App: cfg, Rate: int(cmd.Int("rate")), Loaders: int(cmd.Int("loaders")),
 				Flooders: int(cmd.Int("flooders")), Phase: cmd.Duration("phase"), Rounds: int(cmd.Int("rounds")), Progress: os.Stderr})

@@ -15,6 +15,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
 	"github.com/wayfarerhq/wayfarer/internal/tracing"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -67,6 +68,7 @@ func instanceFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "attachment-max-bytes", Value: wayfarer.DefaultAttachmentMaxBytes, Usage: "largest file a person's attachment may hold, in bytes; person saves may carry that much more than --body-limit", Sources: cli.EnvVars("WAYFARER_ATTACHMENT_MAX_BYTES")},
 		&cli.Int64Flag{Name: "attachment-max-person-bytes", Value: wayfarer.DefaultAttachmentMaxPersonBytes, Usage: "most bytes all file attachments of one person may hold", Sources: cli.EnvVars("WAYFARER_ATTACHMENT_MAX_PERSON_BYTES")},
 		&cli.StringFlag{Name: "sqlite-synchronous", Value: "full", Usage: "SQLite only: full (a saved change survives a power cut) or normal (faster saves; a power cut may lose the last ones)", Sources: cli.EnvVars("WAYFARER_SQLITE_SYNCHRONOUS")},
+		&cli.Int64Flag{Name: "sqlite-mmap-size", Value: sqlite.DefaultMmapSize, Usage: "SQLite only: bytes of the database file read through a memory map, shared by all connections (0: none, every connection reads into its own cache)", Sources: cli.EnvVars("WAYFARER_SQLITE_MMAP_SIZE")},
 	}
 }
 
@@ -85,15 +87,16 @@ func instanceConfig(cmd *cli.Command) app.Config {
 		LoginFailureRate:  zeroOff(cmd.Int("login-failure-rate")),
 		TrustedProxies:    cmd.String("trusted-proxies"),
 		HashSlots:         int(cmd.Int("hash-slots")),
-		HashWait:          hashWait(cmd.Duration("hash-wait")),
+		HashWait:          zeroOff(cmd.Duration("hash-wait")),
 		HashProcess:       cmd.Bool("hash-process"),
 		HashNice:          int(cmd.Int("hash-nice")),
 		SessionCache:      zeroOff(cmd.Int("session-cache")),
 		MinClientVersion:  cmd.String("min-client-version"),
 		BodyLimit:         cmd.Int64("body-limit"),
-		MaxSearchRows:     maxSearchRows(cmd.Int64("max-search-rows")),
-		QueryTimeout:      queryTimeout(cmd.Duration("query-timeout")),
+		MaxSearchRows:     zeroOff(cmd.Int64("max-search-rows")),
+		QueryTimeout:      zeroOff(cmd.Duration("query-timeout")),
 		SQLiteSynchronous: cmd.String("sqlite-synchronous"),
+		SQLiteMmapSize:    zeroOff(cmd.Int64("sqlite-mmap-size")),
 		CardKeyFile:       cmd.String("card-key-file"),
 		CardKeys:          cardKeysFromEnv(),
 		UnknownFields:     cmd.String("unknown-fields"),
@@ -104,33 +107,9 @@ func instanceConfig(cmd *cli.Command) app.Config {
 	}
 }
 
-// zeroOff maps a flag's "0: off" onto app.Config's negative (its 0 is
-// the default).
-func zeroOff(flag int) int {
-	if flag == 0 {
-		return -1
-	}
-	return flag
-}
-
-// hashWait maps --hash-wait 0 (answer 429 at once) onto app.Config's negative.
-func hashWait(flag time.Duration) time.Duration {
-	if flag == 0 {
-		return -1
-	}
-	return flag
-}
-
-// maxSearchRows maps the flag's "0: no limit" onto app.Config's negative.
-func maxSearchRows(flag int64) int64 {
-	if flag == 0 {
-		return -1
-	}
-	return flag
-}
-
-// queryTimeout maps the flag's "0: no limit" onto app.Config's negative.
-func queryTimeout(flag time.Duration) time.Duration {
+// zeroOff maps a flag's "0: off" (none, no limit, at once) onto
+// app.Config's negative (its 0 is the default).
+func zeroOff[T int | int64 | time.Duration](flag T) T {
 	if flag == 0 {
 		return -1
 	}

@@ -39,6 +39,7 @@ type Config struct {
 	MaxSearchRows     int64         // rows of one search answer; 0: DefaultMaxSearchRows, negative: no bound
 	QueryTimeout      time.Duration // database work of one request; 0: DefaultQueryTimeout, negative: none
 	SQLiteSynchronous string        // "full" (default) or "normal"; see sqlite.Options
+	SQLiteMmapSize    int64         // bytes of the SQLite file read through a memory map: 0 sqlite.DefaultMmapSize, negative none
 	CardKeyFile       string        // key file of the card vault
 	CardKeys          string        // key text of the card vault (WAYFARER_CARD_KEYS), wins over the file
 	UnknownFields     string        // request members no field table knows: "reject" (default) or "warn"
@@ -158,7 +159,7 @@ type App struct {
 // Open opens and migrates the database and wires the services.
 func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
 	cfg.Defaults()
-	db, err := storage.OpenWith(cfg.DB, storage.Options{Replica: cfg.DBReplica, SQLiteSynchronous: cfg.SQLiteSynchronous})
+	db, err := storage.OpenWith(cfg.DB, storage.Options{Replica: cfg.DBReplica, SQLiteSynchronous: cfg.SQLiteSynchronous, SQLiteMmapSize: cfg.SQLiteMmapSize})
 	if err != nil {
 		return nil, err
 	}

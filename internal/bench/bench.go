@@ -118,6 +118,7 @@ type Result struct {
 	P50, P99    time.Duration
 	Throughput  float64 // requests per second
 	PeakRSS     int64   // bytes: the process's peak during this measurement (0: unknown)
+	PeakAnon    int64   // bytes: the highest anonymous resident memory sampled during it, without mapped files (0: unknown)
 }
 
 // Report is a run's results and where they were measured.
@@ -134,6 +135,7 @@ type Report struct {
 	QueryTexts []Query
 	Walk       *WalkResult
 	PeakRSS    int64 // bytes, the whole benchmark process (peakRSS): the highest of the measurements', or since the start where the peak cannot be reset
+	PeakAnon   int64 // bytes: the highest of the measurements' PeakAnon
 }
 
 // Run prepares the database and measures every query.
@@ -282,8 +284,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				r.Query, r.Mode, r.Concurrency = q.Name, m.mode, c
 				rep.Results = append(rep.Results, r)
 				rep.PeakRSS = max(rep.PeakRSS, r.PeakRSS)
-				fmt.Fprintf(progress, "%-42s %-6s c=%-2d p50 %8s  p99 %8s  %8.1f req/s  (%d rows)  peak RSS %d MB\n",
-					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows, r.PeakRSS>>20)
+				rep.PeakAnon = max(rep.PeakAnon, r.PeakAnon)
+				fmt.Fprintf(progress, "%-42s %-6s c=%-2d p50 %8s  p99 %8s  %8.1f req/s  (%d rows)  peak RSS %d MB (anonymous %d MB)\n",
+					q.Name, m.mode, c, ms(r.P50), ms(r.P99), r.Throughput, r.Rows, r.PeakRSS>>20, r.PeakAnon>>20)
 			}
 		}
 	}
@@ -345,8 +348,9 @@ func measure(ctx context.Context, f func(context.Context) (int, error), c int, w
 	if _, err := run(warmup, false); err != nil {
 		return res, err
 	}
-	start := time.Now()
+	start, stopSampling := time.Now(), sampleAnonRSS()
 	all, err := run(d, true)
+	res.PeakAnon = stopSampling()
 	if err != nil {
 		return res, err
 	}

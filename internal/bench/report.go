@@ -52,6 +52,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		rss := "-"
 		if p := max(d.PeakRSS, h.PeakRSS); p > 0 {
 			rss = fmt.Sprintf("%d MB", p>>20)
+			if a := max(d.PeakAnon, h.PeakAnon); a > 0 {
+				rss += fmt.Sprintf(" (anon. %d MB)", a>>20)
+			}
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s | %s |\n",
 			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput, rss)
@@ -62,6 +65,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	if r.PeakRSS > 0 {
 		fmt.Fprintf(&b, "\nPeak RSS of the benchmark process (server, driver and clients) while measuring: %d MB (the highest of the rows' own peaks; each row's peak is reset before it where Linux allows).\n", r.PeakRSS>>20)
+		if r.PeakAnon > 0 {
+			fmt.Fprintf(&b, "Of it anonymous memory (heap, stacks, the connections' own caches; sampled every 10 ms): at most %d MB. The rest is pages of mapped files: SQLite's memory map of the database (the kernel's page cache, shared and reclaimable).\n", r.PeakAnon>>20)
+		}
 	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")
 	for _, q := range r.QueryTexts {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"strconv"
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -27,7 +28,20 @@ type Options struct {
 	// the last ones, a crash of Wayfarer alone loses nothing). See
 	// docs/deployment.md.
 	Synchronous string
+	// MmapSize is how much of the file SQLite reads through a memory map
+	// (PRAGMA mmap_size) rather than into each connection's own page
+	// cache: 0 is DefaultMmapSize, a negative size none. docs/deployment.md,
+	// "Memory".
+	MmapSize int64
 }
+
+// DefaultMmapSize maps the file up to SQLite's own largest map (2 GB in
+// this build): every connection reads the same pages of the kernel's page
+// cache, without a system call or a copy per page, where each of the 16
+// connections otherwise copied what it read into its own 2 MB cache and
+// read it again once evicted. docs/decisions.md, "SQLite reads the file
+// through a memory map".
+const DefaultMmapSize = 2147418112
 
 // Synchronous modes (PRAGMA synchronous) Wayfarer accepts.
 const (
@@ -53,8 +67,16 @@ func OpenWith(path string, o Options) (*sqlstore.DB, error) {
 	default:
 		return nil, fmt.Errorf("SQLite synchronous mode %q: must be %s or %s", o.Synchronous, SynchronousFull, SynchronousNormal)
 	}
+	mmap := o.MmapSize
+	switch {
+	case mmap == 0:
+		mmap = DefaultMmapSize
+	case mmap < 0:
+		mmap = 0
+	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(ON)", "synchronous(" + strings.ToUpper(sync) + ")"} {
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(ON)", "synchronous(" + strings.ToUpper(sync) + ")",
+		"mmap_size(" + strconv.FormatInt(mmap, 10) + ")"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

@@ -7,44 +7,66 @@ import (
 	"testing"
 )
 
-// PRAGMA synchronous is set by the connection string, so it holds on
-// every connection of the pool, not only the first: each is held at once
-// here, so that the pool opens as many as it may.
+// onEveryConnection opens a file with o and runs check on each connection
+// of the pool, all held at once so that the pool opens as many as it may:
+// the pragmas are set by the connection string, so they hold on every
+// connection, not only the first.
+func onEveryConnection(t *testing.T, o Options, check func(c *sql.Conn, n int)) {
+	t.Helper()
+	db, err := OpenWith(filepath.Join(t.TempDir(), "s.db"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for n := 1; n <= 16; n++ { // the pool's maximum
+		c, err := db.Primary().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		check(c, n)
+	}
+}
+
+func pragma[T any](t *testing.T, c *sql.Conn, name string) T {
+	t.Helper()
+	var v T
+	if err := c.QueryRowContext(context.Background(), "PRAGMA "+name).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestSynchronousOnEveryConnection(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
 		want int // PRAGMA synchronous: 1 NORMAL, 2 FULL
 	}{{"", 2}, {"full", 2}, {"FULL", 2}, {"normal", 1}} {
-		db, err := OpenWith(filepath.Join(t.TempDir(), "s.db"), Options{Synchronous: tc.mode})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := context.Background()
-		var conns []*sql.Conn
-		for range 16 { // the pool's maximum
-			c, err := db.Primary().Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
+		onEveryConnection(t, Options{Synchronous: tc.mode}, func(c *sql.Conn, n int) {
+			if got := pragma[int](t, c, "synchronous"); got != tc.want {
+				t.Errorf("synchronous %q: connection %d has %d, want %d", tc.mode, n, got, tc.want)
 			}
-			conns = append(conns, c)
-			var got int
-			if err := c.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&got); err != nil {
-				t.Fatal(err)
+			if journal := pragma[string](t, c, "journal_mode"); journal != "wal" {
+				t.Errorf("journal_mode %q", journal)
 			}
-			if got != tc.want {
-				t.Errorf("synchronous %q: connection %d has %d, want %d", tc.mode, len(conns), got, tc.want)
-			}
-			var journal string
-			if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&journal); err != nil || journal != "wal" {
-				t.Errorf("journal_mode %q %v", journal, err)
-			}
-		}
-		for _, c := range conns {
-			c.Close()
-		}
-		db.Close()
+		})
 	}
 	if _, err := OpenWith(filepath.Join(t.TempDir(), "s.db"), Options{Synchronous: "off"}); err == nil {
 		t.Errorf("synchronous off accepted")
+	}
+}
+
+// Every connection reads the file through the memory map the options ask
+// for: the default, a size of the operator's, or none.
+func TestMmapOnEveryConnection(t *testing.T) {
+	for _, tc := range []struct {
+		size, want int64
+	}{{0, DefaultMmapSize}, {64 << 20, 64 << 20}, {-1, 0}} {
+		onEveryConnection(t, Options{MmapSize: tc.size}, func(c *sql.Conn, n int) {
+			if got := pragma[int64](t, c, "mmap_size"); got != tc.want {
+				t.Errorf("MmapSize %d: connection %d maps %d bytes, want %d", tc.size, n, got, tc.want)
+			}
+		})
 	}
 }

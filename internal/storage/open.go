@@ -26,6 +26,8 @@ type Options struct {
 	Replica string
 	// SQLiteSynchronous is sqlite.Options.Synchronous; PostgreSQL ignores it.
 	SQLiteSynchronous string
+	// SQLiteMmapSize is sqlite.Options.MmapSize; PostgreSQL ignores it.
+	SQLiteMmapSize int64
 }
 
 // Open opens the database dsn names: a postgres:// URL selects PostgreSQL,
@@ -46,7 +48,7 @@ func OpenWith(dsn string, o Options) (*sqlstore.DB, error) {
 	if IsPostgres(dsn) {
 		db, err = postgres.Open(dsn)
 	} else {
-		db, err = sqlite.OpenWith(sqlitePath(dsn), sqlite.Options{Synchronous: o.SQLiteSynchronous})
+		db, err = sqlite.OpenWith(sqlitePath(dsn), sqlite.Options{Synchronous: o.SQLiteSynchronous, MmapSize: o.SQLiteMmapSize})
 	}
 	if err != nil {
 		return nil, err
