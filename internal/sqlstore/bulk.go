@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"maps"
@@ -227,12 +228,13 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn 
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	// The connection is closed after the load, not given back to the
+	// pool with the load's settings.
+	defer conn.Raw(func(any) error { return driver.ErrBadConn })
 	if db.Dialect.bulkBegin != "" {
 		if _, err := conn.ExecContext(ctx, db.Dialect.bulkBegin); err != nil {
 			return err
 		}
-		defer conn.ExecContext(context.Background(), db.Dialect.bulkEnd)
 	}
 	if opt.DeferIndexes {
 		if err := deferIndexes(ctx, conn, db.Dialect); err != nil {
