@@ -66,7 +66,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.PeakRSS > 0 {
 		fmt.Fprintf(&b, "\nPeak RSS of the benchmark process (server, driver and clients) while measuring: %d MB (the highest of the rows' own peaks; each row's peak is reset before it where Linux allows).\n", r.PeakRSS>>20)
 		if r.PeakAnon > 0 {
-			fmt.Fprintf(&b, "Of it anonymous memory (heap, stacks, the connections' own caches; sampled every 10 ms): at most %d MB. The rest is pages of mapped files: SQLite's memory map of the database (the kernel's page cache, shared and reclaimable).\n", r.PeakAnon>>20)
+			fmt.Fprintf(&b, "Of it anonymous memory (heap, stacks, the connections' own caches; sampled every 10 ms): at most %d MB. The rest is pages of mapped files: the program's own and, on SQLite, its memory map of the database (the kernel's page cache, shared and reclaimable; a page counts once per connection that mapped it).\n", r.PeakAnon>>20)
 		}
 	}
 	b.WriteString("\nQueries (personSearch bodies):\n\n")

@@ -31,7 +31,7 @@ type Options struct {
 	// MmapSize is how much of the file SQLite reads through a memory map
 	// (PRAGMA mmap_size) rather than into each connection's own page
 	// cache: 0 is DefaultMmapSize, a negative size none. docs/deployment.md,
-	// "Memory".
+	// "SQLite: memory".
 	MmapSize int64
 }
 

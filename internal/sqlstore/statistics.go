@@ -41,8 +41,13 @@ func (db *DB) DropValueHistograms(ctx context.Context) (bool, error) {
 	// A connection reads the statistics when it loads the schema, and
 	// deleting rows does not change the schema: close the idle ones (the
 	// migrations' included) so that none keeps the histograms. SQLite's
-	// pool keeps as many idle connections as it opens (sqlite.OpenWith).
+	// pool keeps as many idle connections as it opens (sqlite.OpenWith;
+	// database/sql's default of 2 for a pool without a limit).
+	idle := db.primary.Stats().MaxOpenConnections
+	if idle <= 0 {
+		idle = 2
+	}
 	db.primary.SetMaxIdleConns(0)
-	db.primary.SetMaxIdleConns(db.primary.Stats().MaxOpenConnections)
+	db.primary.SetMaxIdleConns(idle)
 	return true, nil
 }
