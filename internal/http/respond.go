@@ -39,9 +39,13 @@ func writeBody(w http.ResponseWriter, status int, body []byte, err error) {
 		status = http.StatusInternalServerError
 		body = []byte(`{"resultCode":900,"resultDescription":"Internal error"}`)
 	}
-	w.Header().Set("Content-Type", contentTypeJSON)
+	h := w.Header()
+	h.Set("Content-Type", contentTypeJSON)
 	// Answers carry tokens and personal data: no cache may keep them.
-	w.Header().Set("Cache-Control", "no-store")
+	h.Set("Cache-Control", "no-store")
+	// Known length: net/http would chunk a body over 2 KB written before
+	// the handler returns, and end it in a write of its own.
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
