@@ -19,11 +19,7 @@ func TestBulkLoadSettingsStayWithTheLoad(t *testing.T) {
 	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
 		ctx := context.Background()
 		db := s.App.DB
-		name, now := "Settings", time.Now()
-		err := db.BulkLoad(ctx, agencyOf(t, s), sqlstore.BulkOptions{DeferIndexes: true}, func(insert func([]sqlstore.BulkPerson) error) error {
-			return insert([]sqlstore.BulkPerson{{FirstName: &name, LastName: &name, ActiveStatus: 1, Created: now, Modified: now}})
-		})
-		if err != nil {
+		if err := bulkLoadOne(t, s, "Settings"); err != nil {
 			t.Fatal(err)
 		}
 		checks := map[string]string{"PRAGMA cache_size": "-2000", "PRAGMA mmap_size": strconv.FormatInt(sqlite.DefaultMmapSize, 10)}
@@ -53,5 +49,15 @@ func TestBulkLoadSettingsStayWithTheLoad(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// bulkLoadOne bulk-loads one person named name as a large load would
+// (indexes deferred).
+func bulkLoadOne(t *testing.T, s *testserver.Server, name string) error {
+	t.Helper()
+	now := time.Now()
+	return s.App.DB.BulkLoad(context.Background(), agencyOf(t, s), sqlstore.BulkOptions{DeferIndexes: true}, func(insert func([]sqlstore.BulkPerson) error) error {
+		return insert([]sqlstore.BulkPerson{{FirstName: &name, LastName: &name, ActiveStatus: 1, Created: now, Modified: now}})
 	})
 }

@@ -3,9 +3,7 @@ package sqlstore_test
 import (
 	"context"
 	"testing"
-	"time"
 
-	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/testserver"
 )
 
@@ -53,11 +51,7 @@ func TestNoValueHistograms(t *testing.T) {
 		if _, err := db.Primary().ExecContext(ctx, "ANALYZE"); err != nil {
 			t.Fatal(err)
 		}
-		name, now := "Histogram", time.Now()
-		err := db.BulkLoad(ctx, agencyOf(t, s), sqlstore.BulkOptions{DeferIndexes: true}, func(insert func([]sqlstore.BulkPerson) error) error {
-			return insert([]sqlstore.BulkPerson{{FirstName: &name, LastName: &name, ActiveStatus: 1, Created: now, Modified: now}})
-		})
-		if err != nil {
+		if err := bulkLoadOne(t, s, "Histogram"); err != nil {
 			t.Fatal(err)
 		}
 		if n := histograms(); n != 0 {
