@@ -174,9 +174,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		endSpan(route, rl.status)
 		s.Metrics.Request(route, method, rl.status, took)
-		s.log.InfoContext(ctx, "request", "method", r.Method, "path", loggedPath(r), "status", rl.status,
-			"duration_ms", float64(took.Microseconds())/1000, "route", route, "client", clientIP(r, s.Config.TrustedProxies),
-			"alias", rl.alias, "user", rl.user, "operator", rl.operator)
+		// Typed attributes: one line per request, so no value is boxed.
+		s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", loggedPath(r)),
+			slog.Int("status", rl.status), slog.Float64("duration_ms", float64(took.Microseconds())/1000), slog.String("route", route),
+			slog.String("client", clientIP(r, s.Config.TrustedProxies)), slog.String("alias", rl.alias), slog.String("user", rl.user),
+			slog.String("operator", rl.operator))
 	}()
 
 	h := sw.Header()
