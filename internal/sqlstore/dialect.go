@@ -56,8 +56,8 @@ type Dialect struct {
 	// sorts that build the deferred indexes use as much; 128 and 512 MiB
 	// were no faster and kept the loader above 300 MB), and no memory map:
 	// the index builds read every table, and mapped they count in the
-	// loader's resident set (1.66 GB at 1,000,000 persons, in the same 1 min
-	// 36 s as unmapped). PostgreSQL: the foreign-key checks of each COPY keep one
+	// loader's resident set (1.66 GB at 1,000,000 persons, for no speed:
+	// 1 min 36 s mapped, 1 min 38 s not). PostgreSQL: the foreign-key checks of each COPY keep one
 	// generic plan, which must be the primary key's index scan: a plan
 	// made while a parent table was small picked a sequential scan and
 	// kept it while the load grew the table (150 persons a second at

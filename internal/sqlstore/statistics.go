@@ -40,9 +40,9 @@ func (db *DB) DropValueHistograms(ctx context.Context) (bool, error) {
 	}
 	// A connection reads the statistics when it loads the schema, and
 	// deleting rows does not change the schema: close the idle ones (the
-	// migrations' included) so that none keeps the histograms. SQLite's
-	// pool keeps as many idle connections as it opens (sqlite.OpenWith;
-	// database/sql's default of 2 for a pool without a limit).
+	// migrations' included) so that none keeps the histograms, then keep
+	// idle as many as the pool opens (16, sqlite.OpenWith; where no limit
+	// is set, database/sql's default of 2).
 	idle := db.primary.Stats().MaxOpenConnections
 	if idle <= 0 {
 		idle = 2
