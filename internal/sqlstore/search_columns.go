@@ -131,7 +131,7 @@ func searchValue(col wayfarer.SearchColumn, v any) (any, error) {
 	case wayfarer.ColLong, wayfarer.ColInt, wayfarer.ColShort:
 		switch x := v.(type) {
 		case int64:
-			return x, nil
+			return v, nil // already boxed: returning x would box it again
 		case int32:
 			return int64(x), nil
 		case string:
@@ -145,8 +145,8 @@ func searchValue(col wayfarer.SearchColumn, v any) (any, error) {
 			return x != 0, nil
 		}
 	case wayfarer.ColString:
-		if s, ok := v.(string); ok {
-			return s, nil
+		if _, ok := v.(string); ok {
+			return v, nil
 		}
 		return fmt.Sprint(v), nil
 	case wayfarer.ColDate:
