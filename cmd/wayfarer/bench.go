@@ -12,7 +12,6 @@ import (
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
 	"github.com/wayfarerhq/wayfarer/internal/bench"
-	"github.com/wayfarerhq/wayfarer/internal/sqlite"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
 )
 
@@ -36,7 +35,7 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 			&cli.StringFlag{Name: "concurrency", Value: "1,16", Usage: "comma-separated concurrency levels"},
 			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
-			&cli.Int64Flag{Name: "sqlite-mmap-size", Value: sqlite.DefaultMmapSize, Usage: "as serve's: bytes of the SQLite file read through a memory map (0: none)", Sources: cli.EnvVars("WAYFARER_SQLITE_MMAP_SIZE")},
+			sqliteMmapFlag(),
 			&cli.IntFlag{Name: "walk", Value: 1000, Usage: "page size of a walk through every person by continuation, after the queries (0: none)"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole run (server, driver and clients) to this file, for go tool pprof"},
 		},

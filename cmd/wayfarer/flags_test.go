@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/wayfarerhq/wayfarer/internal/app"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
 )
 
 // configOf runs a command holding the instance flags and returns the
@@ -41,6 +43,25 @@ func TestQueryTimeoutAndSynchronousFlags(t *testing.T) {
 	t.Setenv("WAYFARER_SQLITE_SYNCHRONOUS", "normal")
 	if cfg := configOf(t); cfg.QueryTimeout != 3*time.Second || cfg.SQLiteSynchronous != "normal" {
 		t.Errorf("environment: %v %q", cfg.QueryTimeout, cfg.SQLiteSynchronous)
+	}
+}
+
+// --sqlite-mmap-size: the default map, a size, 0 for none (negative in
+// app.Config), and a negative size refused naming the flag.
+func TestSQLiteMmapFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int64
+	}{{nil, sqlite.DefaultMmapSize}, {[]string{"--sqlite-mmap-size", "1048576"}, 1 << 20}, {[]string{"--sqlite-mmap-size", "0"}, -1}} {
+		if got := configOf(t, tc.args...).SQLiteMmapSize; got != tc.want {
+			t.Errorf("%v: SQLiteMmapSize %d, want %d", tc.args, got, tc.want)
+		}
+	}
+	cmd := &cli.Command{Name: "serve", Flags: append(instanceFlags(), &cli.StringFlag{Name: "db"}, &cli.BoolFlag{Name: "no-migrate"}),
+		Writer: io.Discard, ErrWriter: io.Discard, Action: func(context.Context, *cli.Command) error { return nil }}
+	err := cmd.Run(context.Background(), []string{"serve", "--sqlite-mmap-size", "-1"})
+	if err == nil || !strings.Contains(err.Error(), "--sqlite-mmap-size -1: a size in bytes, or 0 for no map") {
+		t.Errorf("a negative size: %v, want a refusal naming the flag", err)
 	}
 }
 

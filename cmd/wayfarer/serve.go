@@ -68,7 +68,7 @@ func instanceFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "attachment-max-bytes", Value: wayfarer.DefaultAttachmentMaxBytes, Usage: "largest file a person's attachment may hold, in bytes; person saves may carry that much more than --body-limit", Sources: cli.EnvVars("WAYFARER_ATTACHMENT_MAX_BYTES")},
 		&cli.Int64Flag{Name: "attachment-max-person-bytes", Value: wayfarer.DefaultAttachmentMaxPersonBytes, Usage: "most bytes all file attachments of one person may hold", Sources: cli.EnvVars("WAYFARER_ATTACHMENT_MAX_PERSON_BYTES")},
 		&cli.StringFlag{Name: "sqlite-synchronous", Value: "full", Usage: "SQLite only: full (a saved change survives a power cut) or normal (faster saves; a power cut may lose the last ones)", Sources: cli.EnvVars("WAYFARER_SQLITE_SYNCHRONOUS")},
-		&cli.Int64Flag{Name: "sqlite-mmap-size", Value: sqlite.DefaultMmapSize, Usage: "SQLite only: bytes of the database file read through a memory map, shared by all connections (0: none, every connection reads into its own cache)", Sources: cli.EnvVars("WAYFARER_SQLITE_MMAP_SIZE")},
+		sqliteMmapFlag(),
 	}
 }
 
@@ -105,6 +105,19 @@ func instanceConfig(cmd *cli.Command) app.Config {
 			MaxBytes: cmd.Int64("attachment-max-bytes"), MaxPersonBytes: cmd.Int64("attachment-max-person-bytes"),
 		},
 	}
+}
+
+// sqliteMmapFlag is --sqlite-mmap-size, for serve and bench alike; a
+// negative size is refused, not read as "none".
+func sqliteMmapFlag() cli.Flag {
+	return &cli.Int64Flag{Name: "sqlite-mmap-size", Value: sqlite.DefaultMmapSize, Sources: cli.EnvVars("WAYFARER_SQLITE_MMAP_SIZE"),
+		Usage: "SQLite only: bytes of the database file read through a memory map, shared by all connections (0: none, every connection reads into its own cache)",
+		Validator: func(n int64) error {
+			if n < 0 {
+				return fmt.Errorf("--sqlite-mmap-size %d: a size in bytes, or 0 for no map", n)
+			}
+			return nil
+		}}
 }
 
 // zeroOff maps a flag's "0: off" (none, no limit, at once) onto
