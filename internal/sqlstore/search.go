@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -238,10 +239,10 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 	}
 	var cont *continuationKeys
 	if c.Continues() {
-		cont = &continuationKeys{fp: db.searchFingerprint(sc, c), n: len(searchOrder(db.Dialect, c))}
+		cont = &continuationKeys{fingerprint: sync.OnceValue(func() [16]byte { return db.searchFingerprint(sc, c) }), n: len(searchOrder(db.Dialect, c))}
 		opt.keys = true
 		if c.Continuation != "" {
-			if opt.after, err = decodeContinuation(c.Continuation, cont.fp, cont.n); err != nil {
+			if opt.after, err = decodeContinuation(c.Continuation, cont.fingerprint(), cont.n); err != nil {
 				return nil, err
 			}
 		}
@@ -253,8 +254,11 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 // with a continuation, search_keyset.go) reads beyond its columns: n order
 // keys per row, and the search's fingerprint the continuation is bound to.
 type continuationKeys struct {
-	fp [16]byte
-	n  int
+	// fingerprint builds the search once more without its paging, at
+	// most once: only to read a continuation or to write one for a full
+	// page.
+	fingerprint func() [16]byte
+	n           int
 }
 
 // pastTopRows is the empty answer of a page that starts at or past topRows.
@@ -296,7 +300,7 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 		return nil, err
 	}
 	if cont != nil && int64(len(res.Rows)) == c.RowCount {
-		res.Continuation = encodeContinuation(cont.fp, sr.keys())
+		res.Continuation = encodeContinuation(cont.fingerprint(), sr.keys())
 	}
 	return res, nil
 }
