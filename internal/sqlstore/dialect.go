@@ -42,6 +42,10 @@ type Dialect struct {
 	// probeTrigrams: the communication trigram index is an FTS5 table the
 	// search sizes up first; PostgreSQL plans with its own trigram index.
 	probeTrigrams bool
+	// sparseTrigrams: a positive commValue Contains asks the trigram index
+	// (pg_trgm) for at most three trigrams of the fragment and checks the
+	// whole fragment on the rows it offers (commValueCond).
+	sparseTrigrams bool
 	// probeChildren: child-row filters are sized up first and run as
 	// p.rec_no IN (...) when few rows pass (childFilter); SQLite walks the
 	// persons for an EXISTS whatever it costs, PostgreSQL's planner picks
@@ -135,7 +139,7 @@ var (
 		deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, sparseTrigrams: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
 		bulkBegin:       "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off",
 		bulkBuild:       "SET maintenance_work_mem = '256MB'",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
