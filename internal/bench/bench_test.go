@@ -124,6 +124,18 @@ func benchServer(b *testing.B, engine string) (*testserver.Server, *http.Client)
 	return s, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 }
 
+// benchAdmin is benchServer with the demo admin logged in: its token and
+// session.
+func benchAdmin(b *testing.B, engine string) (*testserver.Server, *http.Client, string, *wayfarer.Session) {
+	s, client := benchServer(b, engine)
+	tok := s.LoginDemo(b, "admin")
+	sess, _, err := s.App.Login.Authenticate(context.Background(), tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, client, tok, sess
+}
+
 // benchQuery logs q's user in and decodes q: its token, session, criteria
 // (with the activity reach the service would set) and expanded body.
 func benchQuery(b *testing.B, s *testserver.Server, q Query) (string, *wayfarer.Session, *wayfarer.SearchCriteria, string) {
@@ -156,9 +168,43 @@ func BenchmarkSearch(b *testing.B) { onEngines(b, benchmarkSearch) }
 func benchmarkSearch(b *testing.B, engine string) {
 	s, client := benchServer(b, engine)
 	ctx := context.Background()
+	for _, q := range benchSearches(b, s) {
+		b.Run(q.Name+"/direct", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.App.DB.SearchPersons(ctx, q.sess.Scope(wayfarer.AreaPerson), q.crit); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.Name+"/http", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := post(ctx, client, s.URL, q.tok, q.body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchSearch is a search of Queries ready to run on a bench server: its
+// user's token and session, its criteria and its body.
+type benchSearch struct {
+	Query
+	tok  string
+	sess *wayfarer.Session
+	crit *wayfarer.SearchCriteria
+	body string
+}
+
+// benchSearches readies every search of Queries (not LoadQuery:
+// BenchmarkLoadPerson) on s: the continued query continues after its row
+// of s's data, tag names become s's tag numbers.
+func benchSearches(b *testing.B, s *testserver.Server) []benchSearch {
+	ctx := context.Background()
+	var out []benchSearch
 	for _, q := range Queries {
 		if q.Name == LoadQuery {
-			continue // BenchmarkLoadPerson
+			continue
 		}
 		if q.Name == ContinuedQuery {
 			tok := s.LoginDemo(b, q.User)
@@ -182,21 +228,9 @@ func benchmarkSearch(b *testing.B, engine string) {
 			}
 		}
 		tok, sess, crit, body := benchQuery(b, s, q)
-		b.Run(q.Name+"/direct", func(b *testing.B) {
-			for b.Loop() {
-				if _, err := s.App.DB.SearchPersons(ctx, sess.Scope(wayfarer.AreaPerson), crit); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(q.Name+"/http", func(b *testing.B) {
-			for b.Loop() {
-				if _, err := post(ctx, client, s.URL, tok, body); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		out = append(out, benchSearch{Query: q, tok: tok, sess: sess, crit: crit, body: body})
 	}
+	return out
 }
 
 // BenchmarkSearchParts takes query (a) apart: each piece of an HTTP search

@@ -16,13 +16,8 @@ import (
 func BenchmarkLoadPerson(b *testing.B) { onEngines(b, benchmarkLoadPerson) }
 
 func benchmarkLoadPerson(b *testing.B, engine string) {
-	s, client := benchServer(b, engine)
+	s, client, tok, sess := benchAdmin(b, engine)
 	ctx := context.Background()
-	tok := s.LoginDemo(b, "admin")
-	sess, _, err := s.App.Login.Authenticate(ctx, tok)
-	if err != nil {
-		b.Fatal(err)
-	}
 	scope := sess.Scope(wayfarer.AreaPerson)
 	recNo, err := typicalPerson(ctx, s.App.DB, scope)
 	if err != nil {
