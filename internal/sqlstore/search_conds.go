@@ -186,12 +186,16 @@ func commValueCond(d Dialect, p wayfarer.StringParam) Expr {
 // trigramPieces picks up to three pieces of sub of three ASCII letters or
 // digits each (pg_trgm reads such a piece between wildcards as exactly one
 // trigram): the first, the last and the one nearest the middle, none
-// overlapping another. None when sub has no such piece.
+// overlapping another. None when sub has no such piece. A piece is never
+// followed by a character outside ASCII within sub: a combining mark there
+// can change how lower() folds the piece's last letter (ICU's Turkish
+// rules fold "I" with a dot above to "i", a lone "I" to "ı"), and the piece
+// must fold as it does inside the fragment.
 func trigramPieces(sub string) []string {
 	alnum := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 	var at []int // where the pieces could start; ASCII bytes are whole characters in UTF-8
 	for i := 0; i+3 <= len(sub); i++ {
-		if alnum(sub[i]) && alnum(sub[i+1]) && alnum(sub[i+2]) {
+		if alnum(sub[i]) && alnum(sub[i+1]) && alnum(sub[i+2]) && (i+3 == len(sub) || sub[i+3] < 0x80) {
 			at = append(at, i)
 		}
 	}
