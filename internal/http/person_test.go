@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -720,32 +719,7 @@ func TestPersonConflict(t *testing.T) {
 		})
 
 		t.Run("concurrently", func(t *testing.T) {
-			old := admin.load(recNo)
-			const clients = 8
-			var wg sync.WaitGroup
-			statuses := make([]int, clients)
-			for i := range clients {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					n := clone(t, old)
-					n.LastName = wayfarer.Some(fmt.Sprintf("Abler-%d", i))
-					statuses[i] = s.Do(t, "POST", "/person", dataset(old, n), admin.tok...).Status
-				}()
-			}
-			wg.Wait()
-			won, lost := 0, 0
-			for _, st := range statuses {
-				switch st {
-				case 200:
-					won++
-				case 409:
-					lost++
-				}
-			}
-			if won != 1 || lost != clients-1 {
-				t.Fatalf("statuses %v", statuses)
-			}
+			saveAtOnce(t, s, admin, admin.load(recNo), 8)
 		})
 	})
 }

@@ -108,7 +108,7 @@ func (db *DB) updateRow(ctx context.Context, tx *sql.Tx, table string, names []s
 	for i, n := range names {
 		set[i] = n + " = ?"
 	}
-	res, err := tx.ExecContext(ctx, db.q(`UPDATE `+table+` SET `+strings.Join(set, ", ")+` WHERE `+where), append(values, keys...)...)
+	res, err := db.execFixed(ctx, tx, db.q(`UPDATE `+table+` SET `+strings.Join(set, ", ")+` WHERE `+where), append(values, keys...))
 	if err != nil {
 		return 0, err
 	}

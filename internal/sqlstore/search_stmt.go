@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"time"
 )
 
 // preparedStmts keeps the prepared statements of recent queries: SQLite
@@ -30,6 +31,9 @@ type stmtCache struct {
 	max   int
 	ll    *list.List // front: most recent; values are *stmtEntry
 	items map[stmtKey]*list.Element
+	// warmers bounds the statements being prepared in the background
+	// (warm) at once.
+	warmers chan struct{}
 }
 
 type stmtEntry struct {
@@ -40,7 +44,41 @@ type stmtEntry struct {
 }
 
 func newStmtCache(max int) *stmtCache {
-	return &stmtCache{max: max, ll: list.New(), items: map[stmtKey]*list.Element{}}
+	return &stmtCache{max: max, ll: list.New(), items: map[stmtKey]*list.Element{}, warmers: make(chan struct{}, 2)}
+}
+
+// cached returns query's statement on db and its release when the cache
+// holds it, without preparing it.
+func (c *stmtCache) cached(db *sql.DB, query string) (*sql.Stmt, func(), bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[stmtKey{db, query}]
+	if !ok {
+		return nil, nil, false
+	}
+	c.ll.MoveToFront(e)
+	ent := e.Value.(*stmtEntry)
+	ent.users++
+	return ent.stmt, c.release(ent), true
+}
+
+// warm prepares query on db in the background, for the next caller; with
+// as many already being prepared as warmers holds, it leaves query to a
+// later miss.
+func (c *stmtCache) warm(db *sql.DB, query string) {
+	select {
+	case c.warmers <- struct{}{}:
+	default:
+		return
+	}
+	go func() {
+		defer func() { <-c.warmers }()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, done, err := c.get(ctx, db, query); err == nil {
+			done()
+		}
+	}()
 }
 
 // get returns the prepared statement of query on db and its release.
@@ -59,17 +97,23 @@ func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stm
 	if err != nil {
 		return nil, nil, err
 	}
+	// Statements are closed outside the lock: closing one waits for each
+	// connection it is prepared on, and a transaction can hold one for
+	// seconds (a SQLite BEGIN waiting for the write lock); under the lock,
+	// every query needing the cache, those transactions' own among them,
+	// would wait too.
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if e, ok := c.items[k]; ok { // prepared meanwhile by another query
-		st.Close()
 		c.ll.MoveToFront(e)
 		ent := e.Value.(*stmtEntry)
 		ent.users++
+		c.mu.Unlock()
+		st.Close()
 		return ent.stmt, c.release(ent), nil
 	}
 	ent := &stmtEntry{key: k, stmt: st, users: 1}
 	c.items[k] = c.ll.PushFront(ent)
+	var unused []*sql.Stmt
 	for c.ll.Len() > c.max {
 		old := c.ll.Back()
 		c.ll.Remove(old)
@@ -77,8 +121,12 @@ func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stm
 		delete(c.items, o.key)
 		o.evicted = true
 		if o.users == 0 {
-			o.stmt.Close()
+			unused = append(unused, o.stmt)
 		}
+	}
+	c.mu.Unlock()
+	for _, u := range unused {
+		u.Close()
 	}
 	return st, c.release(ent), nil
 }
@@ -86,9 +134,10 @@ func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stm
 func (c *stmtCache) release(ent *stmtEntry) func() {
 	return func() {
 		c.mu.Lock()
-		defer c.mu.Unlock()
 		ent.users--
-		if ent.evicted && ent.users == 0 {
+		last := ent.evicted && ent.users == 0
+		c.mu.Unlock()
+		if last { // outside the lock, as in get
 			ent.stmt.Close()
 		}
 	}
