@@ -93,6 +93,10 @@ type Dialect struct {
 	// vacuums, or index-only scans read the heap until autovacuum runs;
 	// SQLite drops the value histograms (statistics.go).
 	bulkAnalyze string
+	// dropHistograms deletes the value histograms ANALYZE writes, which
+	// make SQLite plan a statement again at every run (statistics.go); ""
+	// where the engine keeps none to drop.
+	dropHistograms string
 	// deferrable lists (name, kind, restore, drop) of what a large bulk
 	// load drops and builds after its rows (bulk_defer.go).
 	deferrable string
@@ -136,7 +140,7 @@ var (
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true,
 		foldKeys:  map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
 		bulkBegin: "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
-		deferrable: sqliteDeferrable}
+		dropHistograms: sqliteDropHistograms, deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, sparseTrigrams: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,

@@ -24,7 +24,7 @@ const sqliteDropHistograms = "DELETE FROM sqlite_stat4"
 // version or by hand is served without histograms too; the bulk load drops
 // them with its own ANALYZE (Dialect.bulkAnalyze).
 func (db *DB) DropValueHistograms(ctx context.Context) (bool, error) {
-	if db.Dialect.Numbered {
+	if db.Dialect.dropHistograms == "" {
 		return false, nil
 	}
 	var held bool
@@ -35,7 +35,7 @@ func (db *DB) DropValueHistograms(ctx context.Context) (bool, error) {
 	if err != nil || !held {
 		return false, err
 	}
-	if _, err := db.primary.ExecContext(ctx, sqliteDropHistograms); err != nil {
+	if _, err := db.primary.ExecContext(ctx, db.Dialect.dropHistograms); err != nil {
 		return false, fmt.Errorf("statistics: %w", err)
 	}
 	// A connection reads the statistics when it loads the schema, and
