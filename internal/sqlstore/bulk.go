@@ -247,12 +247,12 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn 
 		if db.Dialect.bulkBuild != "" {
 			_, _ = conn.ExecContext(context.WithoutCancel(ctx), db.Dialect.bulkBuild) // a tuning: the build works without it
 		}
-		n, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect)
+		n, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect, db.primary, opt.Log)
 		if rerr != nil {
 			// pgx closes a connection whose query was cancelled: build
 			// on a fresh one.
 			var m int
-			m, rerr = restoreDeferred(context.WithoutCancel(ctx), db.primary, db.Dialect)
+			m, rerr = restoreDeferred(context.WithoutCancel(ctx), db.primary, db.Dialect, nil, nil)
 			n += m
 		}
 		if rerr != nil {

@@ -107,14 +107,19 @@ func deferIndexes(ctx context.Context, on execQuerier, d Dialect) error {
 
 // restoreDeferred builds what bulk_deferred lists, each object in its own
 // transaction with the deletion of its row (so two processes restoring at
-// once build each object once), and reports how many it built.
-func restoreDeferred(ctx context.Context, on execQuerier, d Dialect) (int, error) {
+// once build each object once), and reports how many it built. With a
+// pool (of which on is a connection), SQLite's trigram index is built on
+// another of its connections while on builds the rest (bulk_trigram.go);
+// log hears when that build could not be used.
+func restoreDeferred(ctx context.Context, on execQuerier, d Dialect, pool *sql.DB, log func(string, ...any)) (int, error) {
 	type object struct{ name, kind, restore string }
 	var objs []object
 	// The trigram index first (SQLite): its rebuild reads communication in
 	// rowid order only while no index covers (rowid, value); with
 	// communication_person (migration 00019) back first, the scan went in
-	// that index's order and the rebuild took 66 s instead of 26 (1M).
+	// that index's order and the rebuild took 66 s instead of 26 (1M). A
+	// build beside the others reads the table before they exist and is
+	// copied in last; the rebuild in place it may fall back on pays the 66.
 	err := eachQueried(ctx, on, "SELECT name, kind, restore FROM bulk_deferred ORDER BY kind <> '"+deferredTrigram+"', kind, name", func(r *sql.Rows) error {
 		var o object
 		if err := r.Scan(&o.name, &o.kind, &o.restore); err != nil {
@@ -126,11 +131,22 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect) (int, error
 	if err != nil {
 		return 0, fmt.Errorf("bulk: deferred indexes: %w", err)
 	}
+	var side *trigramBuild
+	if conn, ok := on.(*sql.Conn); ok && pool != nil && len(objs) > 0 && objs[0].kind == deferredTrigram {
+		if side, err = startTrigramBuild(ctx, conn, pool, log); err != nil {
+			return 0, err
+		}
+		if side != nil {
+			defer side.close()
+			// Its copy comes last, after the indexes built meanwhile.
+			objs = append(objs[1:], objs[0])
+		}
+	}
 	// One that fails (a foreign key a row breaks) stays listed; the others
 	// are built all the same.
 	built, errs := 0, []error(nil)
 	for _, o := range objs {
-		ok, err := restoreOne(ctx, on, d, o.name, o.kind, o.restore)
+		ok, err := restoreOne(ctx, on, d, o.name, o.kind, o.restore, side)
 		if err != nil {
 			if ctx.Err() != nil {
 				return built, err
@@ -145,7 +161,16 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect) (int, error
 	return built, errors.Join(errs...)
 }
 
-func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, restore string) (bool, error) {
+// restoreOne builds one deferred object; side, when set, is the trigram
+// index built beside the load, copied in if it can be.
+func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, restore string, side *trigramBuild) (bool, error) {
+	attached := false
+	if kind == deferredTrigram && side != nil {
+		conn := on.(*sql.Conn) // restoreDeferred starts a side build on a connection only
+		if attached = side.attach(ctx, conn); attached {
+			defer side.detach(ctx, conn)
+		}
+	}
 	tx, err := on.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
@@ -162,8 +187,16 @@ func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, rest
 		return false, err
 	}
 	if kind == deferredTrigram {
-		if _, err := tx.ExecContext(ctx, sqliteTrigramRebuild); err != nil {
-			return false, err
+		copied := false
+		if attached {
+			if copied, err = side.copyInto(ctx, tx); err != nil {
+				return false, err
+			}
+		}
+		if !copied {
+			if _, err := tx.ExecContext(ctx, sqliteTrigramRebuild); err != nil {
+				return false, err
+			}
 		}
 	}
 	return true, tx.Commit()
@@ -174,7 +207,7 @@ func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, rest
 // app.Open calls it after the migrations, so a database is whole again
 // before anything is served from it.
 func (db *DB) RestoreDeferred(ctx context.Context) (int, error) {
-	n, err := restoreDeferred(ctx, db.primary, db.Dialect)
+	n, err := restoreDeferred(ctx, db.primary, db.Dialect, nil, nil)
 	if err != nil || n == 0 {
 		return n, err
 	}

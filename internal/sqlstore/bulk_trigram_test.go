@@ -1,0 +1,120 @@
+package sqlstore_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/testserver"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
+)
+
+// After a bulk load that deferred its indexes, the trigram index holds
+// every communication value, whether SQLite built it beside the other
+// indexes and copied it in, or rebuilt it in place because another
+// connection wrote meanwhile: FTS5's own integrity check against
+// communication passes, a substring search finds every loaded person (and
+// the value written meanwhile), and no scratch file is left.
+func TestBulkLoadTrigramBeside(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		t.Run("copied", func(t *testing.T) {
+			log := bulkLoadMailed(t, s, "besidea", 300)
+			if strings.Contains(log, "rebuilt in place") {
+				t.Errorf("the scratch build was not used: %s", log)
+			}
+			if got := mailedPersons(t, s, "besidea-"); got != 300 {
+				t.Errorf("a substring search finds %d of the 300 loaded persons", got)
+			}
+			checkTrigramIndex(t, s)
+		})
+		t.Run("written meanwhile", func(t *testing.T) {
+			if s.Engine != "sqlite" {
+				t.Skip("PostgreSQL builds its trigram index with CREATE INDEX, which reads every committed row")
+			}
+			var once sync.Once
+			written := make(chan error, 1)
+			defer sqlstore.SetTrigramBuiltForTest(func() {
+				once.Do(func() {
+					// Another connection, as a server sharing the file would.
+					_, err := s.App.DB.Primary().Exec(`INSERT INTO communication (agency_id, person_id, type, value)
+						SELECT agency_id, rec_no, 2, 'meanwhile-written@bulk.example' FROM person WHERE agency_id = ? ORDER BY rec_no LIMIT 1`, agencyOf(t, s))
+					written <- err
+				})
+			})()
+			log := bulkLoadMailed(t, s, "besideb", 300)
+			if err := <-written; err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(log, "trigram index rebuilt in place: the database was written during the load") {
+				t.Errorf("the copy was taken although another connection wrote: %q", log)
+			}
+			if got := mailedPersons(t, s, "besideb-"); got != 300 {
+				t.Errorf("a substring search finds %d of the 300 loaded persons", got)
+			}
+			if got := mailedPersons(t, s, "meanwhile-written"); got != 1 {
+				t.Errorf("the value written during the load is found for %d persons, want 1", got)
+			}
+			checkTrigramIndex(t, s)
+		})
+	})
+}
+
+// bulkLoadMailed bulk-loads n persons (indexes deferred), each with an
+// e-mail tag-i@bulk.example, and returns what the load logged.
+func bulkLoadMailed(t *testing.T, s *testserver.Server, tag string, n int) string {
+	t.Helper()
+	now := time.Now()
+	persons := make([]sqlstore.BulkPerson, n)
+	for i := range persons {
+		name, mail := fmt.Sprintf("%s%d", tag, i), fmt.Sprintf("%s-%d@bulk.example", tag, i)
+		persons[i] = sqlstore.BulkPerson{FirstName: &name, LastName: &name, ActiveStatus: 1, Created: now, Modified: now,
+			Comms: []sqlstore.BulkComm{{Type: 2, Value: &mail}}}
+	}
+	var log strings.Builder
+	opt := sqlstore.BulkOptions{DeferIndexes: true, Log: func(format string, args ...any) { fmt.Fprintf(&log, format+"\n", args...) }}
+	err := s.App.DB.BulkLoad(context.Background(), agencyOf(t, s), opt, func(insert func([]sqlstore.BulkPerson) error) error {
+		return insert(persons)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log.String()
+}
+
+// mailedPersons counts the persons with a communication value containing
+// fragment.
+func mailedPersons(t *testing.T, s *testserver.Server, fragment string) int64 {
+	t.Helper()
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(fmt.Sprintf(
+		`{"includeCols":["recNo","summaryCount"],"rowCount":1,"commValue":{"value":[%q],"compareCondition":6}}`, fragment)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.App.DB.SearchPersons(context.Background(), wayfarer.Scope{AgencyID: agencyOf(t, s)}, crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Total
+}
+
+// checkTrigramIndex runs FTS5's integrity check (rank 1: against the
+// content table too) and looks for a scratch file left behind (SQLite).
+func checkTrigramIndex(t *testing.T, s *testserver.Server) {
+	t.Helper()
+	if s.Engine != "sqlite" {
+		return
+	}
+	if _, err := s.App.DB.Primary().Exec(`INSERT INTO communication_trigram (communication_trigram, rank) VALUES ('integrity-check', 1)`); err != nil {
+		t.Errorf("trigram index: %v", err)
+	}
+	if _, err := os.Stat(s.DBPath + "-trigram-build"); !os.IsNotExist(err) {
+		t.Errorf("scratch file left behind (%v)", err)
+	}
+}
