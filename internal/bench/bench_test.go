@@ -61,7 +61,7 @@ func TestRunSmall(t *testing.T) {
 	}
 	var md bytes.Buffer
 	if err := rep.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "| a: lastName StartingWith Abl | 1 |") ||
-		!strings.Contains(md.String(), "Transport floor at c=1") {
+		!strings.Contains(md.String(), "Transport floor at c=1") || !strings.Contains(md.String(), "| HTTP ceiling req/s | HTTP/ceiling |") {
 		t.Errorf("markdown: %v\n%s", err, md.String())
 	}
 	// a second run adds nothing
@@ -312,4 +312,16 @@ func BenchmarkSearchParts(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The HTTP ceiling adds a request's two costs: a query answered 10,000
+// times a second direct and a floor of 40,000 leave room for 8,000 over
+// HTTP; unknown either way, no ceiling.
+func TestHTTPCeiling(t *testing.T) {
+	if got := httpCeiling(10000, 40000); got != 8000 {
+		t.Errorf("ceiling %v, want 8000", got)
+	}
+	if got := httpCeiling(10000, 0); got != 0 {
+		t.Errorf("ceiling without a floor %v, want 0", got)
+	}
 }

@@ -21,11 +21,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "Transport floor at c=%d (GET /version over HTTP: no token, no database): p50 %s, p99 %s, %.0f req/s.\n",
 			f.Concurrency, ms(f.P50), ms(f.P99), f.Throughput)
 	}
+	floorRate := map[int]float64{}
 	if len(r.Floor) > 0 {
-		b.WriteString("\n")
+		for _, f := range r.Floor {
+			floorRate[f.Concurrency] = f.Throughput
+		}
+		b.WriteString("\nHTTP ceiling: the rate HTTP would reach if the server added nothing to a request but the floor's own work, with the floor's and the query's work sharing the same cores (1 / (1/direct + 1/floor) at that concurrency); HTTP/ceiling is how near the server comes.\n\n")
 	}
-	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | HTTP − direct p50 | ratio p50 | ratio req/s | peak RSS |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| query | c | rows | direct p50 | direct p99 | direct req/s | HTTP p50 | HTTP p99 | HTTP req/s | HTTP − direct p50 | ratio p50 | ratio req/s | HTTP ceiling req/s | HTTP/ceiling | peak RSS |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	type key struct {
 		q string
 		c int
@@ -56,8 +60,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				rss += fmt.Sprintf(" (anon. %d MB)", a>>20)
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s | %s |\n",
-			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput, rss)
+		ceiling, near := "-", "-"
+		if c := httpCeiling(d.Throughput, floorRate[k.c]); c > 0 {
+			ceiling, near = fmt.Sprintf("%.0f", c), fmt.Sprintf("%.2f", h.Throughput/c)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.0f | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |\n",
+			k.q, k.c, h.Rows, ms(d.P50), ms(d.P99), d.Throughput, ms(h.P50), ms(h.P99), h.Throughput, ms(h.P50-d.P50), ratio, tput, ceiling, near, rss)
 	}
 	if w := r.Walk; w != nil {
 		fmt.Fprintf(&b, "\nWalk through every person over HTTP by continuation, pages of %d: %d rows in %d pages, %s (%.0f rows/s).\n",
@@ -79,4 +87,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// httpCeiling is the most requests a second HTTP can serve of a query
+// answered direct at direct a second, when the floor (GET /version) runs
+// at floor a second on the same cores: each request does the query's work
+// and at least the floor's, and where both saturate the cores their costs
+// add. 0 when either is unknown.
+func httpCeiling(direct, floor float64) float64 {
+	if direct <= 0 || floor <= 0 {
+		return 0
+	}
+	return 1 / (1/direct + 1/floor)
 }
