@@ -33,6 +33,12 @@ func TestParsePool(t *testing.T) {
 	if p != want {
 		t.Errorf("pool %+v, want %+v", p, want)
 	}
+	// Idle connections follow the pool's size unless named.
+	for query, idle := range map[string]int{"pool_max_conns=50": 50, "pool_max_conns=50&pool_max_idle_conns=3": 3, "pool_max_idle_conns=30": 20} {
+		if _, p, err := postgres.ParsePool("postgres://h/db?" + query); err != nil || p.MaxIdleConns != idle {
+			t.Errorf("%s: %d idle (%v), want %d", query, p.MaxIdleConns, err, idle)
+		}
+	}
 	for _, bad := range []string{"pool_max_conns=0", "pool_max_conns=x", "pool_max_conn_lifetime=1", "pool_size=3"} {
 		if _, _, err := postgres.ParsePool("postgres://h/db?" + bad); err == nil {
 			t.Errorf("%s accepted", bad)
