@@ -141,6 +141,12 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect, pool *sql.D
 			// Its copy comes last, after the indexes built meanwhile.
 			objs = append(objs[1:], objs[0])
 		}
+	} else if len(objs) > 0 && objs[0].kind == deferredTrigram {
+		// Rebuilt in place (a killed load's, at open): its scratch file,
+		// if any, is of no use.
+		if _, _, err := removeTrigramScratch(ctx, on); err != nil {
+			return 0, err
+		}
 	}
 	// One that fails (a foreign key a row breaks) stays listed; the others
 	// are built all the same.

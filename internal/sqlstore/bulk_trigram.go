@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -42,22 +43,17 @@ type trigramBuild struct {
 // connected to, opening the scratch file with pool's driver; nil when the
 // database has no file (in memory).
 func startTrigramBuild(ctx context.Context, loader *sql.Conn, pool *sql.DB, log func(string, ...any)) (*trigramBuild, error) {
-	var mainPath, create string
-	if err := loader.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&mainPath); err != nil {
+	mainPath, scratch, err := removeTrigramScratch(ctx, loader)
+	if err != nil || scratch == "" {
 		return nil, err
 	}
-	if mainPath == "" {
-		return nil, nil
-	}
+	var create string
 	if err := loader.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE name = ?", trigramTable).Scan(&create); err != nil {
 		return nil, err
 	}
-	b := &trigramBuild{path: mainPath + "-trigram-build", log: log, finished: make(chan struct{})}
+	b := &trigramBuild{path: scratch, log: log, finished: make(chan struct{})}
 	if err := loader.QueryRowContext(ctx, "PRAGMA data_version").Scan(&b.version); err != nil {
 		return nil, err
-	}
-	if err := os.Remove(b.path); err != nil && !os.IsNotExist(err) {
-		return nil, err // a killed load's scratch file that cannot go
 	}
 	go func() {
 		defer close(b.finished)
@@ -69,6 +65,23 @@ func startTrigramBuild(ctx context.Context, loader *sql.Conn, pool *sql.DB, log 
 		}
 	}()
 	return b, nil
+}
+
+// removeTrigramScratch removes the scratch file a killed load may have
+// left beside the database q reads, returning the database's path and the
+// scratch file's ("" for both when the database has no file).
+func removeTrigramScratch(ctx context.Context, q execQuerier) (mainPath, scratch string, err error) {
+	err = eachQueried(ctx, q, "SELECT file FROM pragma_database_list WHERE name = 'main'", func(r *sql.Rows) error {
+		return r.Scan(&mainPath)
+	})
+	if err != nil || mainPath == "" {
+		return "", "", err
+	}
+	scratch = mainPath + "-trigram-build"
+	if err := os.Remove(scratch); err != nil && !os.IsNotExist(err) {
+		return "", "", err
+	}
+	return mainPath, scratch, nil
 }
 
 // build fills the scratch file: communication's values (the content table
@@ -115,6 +128,12 @@ func (b *trigramBuild) attach(ctx context.Context, loader *sql.Conn) bool {
 		b.logf("trigram index rebuilt in place: %v", b.err)
 		return false
 	}
+	// ATTACH would create a missing file: one removed meanwhile (say by
+	// another process opening the database) must not pass for the build.
+	if _, err := os.Stat(b.path); err != nil {
+		b.logf("trigram index rebuilt in place: %v", err)
+		return false
+	}
 	if _, err := loader.ExecContext(ctx, "ATTACH ? AS trigram_build", b.path); err != nil {
 		b.logf("trigram index rebuilt in place: %v", err)
 		return false
@@ -144,6 +163,10 @@ func (b *trigramBuild) copyInto(ctx context.Context, tx *sql.Tx) (bool, error) {
 	})
 	if err != nil {
 		return false, err
+	}
+	if !slices.Contains(shadows, trigramTable+"_data") || !slices.Contains(shadows, trigramTable+"_idx") {
+		b.logf("trigram index rebuilt in place: the scratch file holds no index")
+		return false, nil
 	}
 	start := time.Now()
 	for _, t := range shadows {
