@@ -35,6 +35,28 @@ func readPipeline(ctx context.Context, h *sql.DB, opts sql.TxOptions, steps []sq
 	})
 }
 
+// txReadPipeline is sqlstore's TxReadPipeline on PostgreSQL: the steps as
+// one pgx batch on the connection, inside its open transaction. A failed
+// step leaves that transaction aborted, for its owner to roll back.
+func txReadPipeline(ctx context.Context, c *sql.Conn, steps []sqlstore.ReadStep) error {
+	return c.Raw(func(dc any) error {
+		pc, ok := dc.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return errors.New("postgres: the connection is not pgx's")
+		}
+		b := &pgx.Batch{}
+		for _, s := range steps {
+			b.Queue(s.SQL, s.Args...)
+		}
+		br := pc.Conn().SendBatch(ctx, b)
+		err := readStepAnswers(br, steps)
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+}
+
 func runPipeline(ctx context.Context, conn *pgx.Conn, begin string, steps []sqlstore.ReadStep) error {
 	b := &pgx.Batch{}
 	b.Queue(begin)
@@ -66,6 +88,15 @@ func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
 	if _, err := br.Exec(); err != nil {
 		return err
 	}
+	if err := readStepAnswers(br, steps); err != nil {
+		return err
+	}
+	_, err := br.Exec()
+	return err
+}
+
+// readStepAnswers reads each step's rows, in order.
+func readStepAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
 	for _, s := range steps {
 		rows, err := br.Query()
 		if err != nil {
@@ -86,8 +117,7 @@ func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
 			return err
 		}
 	}
-	_, err := br.Exec()
-	return err
+	return nil
 }
 
 // sqlRow is pgx's row as database/sql's pgx driver gives it: an *any

@@ -37,13 +37,19 @@ func (db *DB) LoadPerson(ctx context.Context, scope wayfarer.Scope, recNo int64)
 // the person's row until it ends (PostgreSQL; SQLite's write transaction
 // holds its lock from BEGIN). The lock comes with the row, not as a
 // statement of its own: a round trip less per save.
-func (db *DB) loadPersonForUpdate(ctx context.Context, q personQuerier, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
+func (db *DB) loadPersonForUpdate(ctx context.Context, conn *sql.Conn, tx *sql.Tx, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
 	var l personLoad
 	lock := ""
 	if db.Dialect.ForUpdate != "" {
 		lock = db.Dialect.ForUpdate + " OF p" // the person, not the joined branch and advisor
 	}
-	if err := runSteps(ctx, db, q, l.steps(db, scope.AgencyID, recNo, lock)); err != nil {
+	steps := l.steps(db, scope.AgencyID, recNo, lock)
+	// PostgreSQL: both statements in one round trip (txPipeline).
+	run := func() error { return runSteps(ctx, db, tx, steps) }
+	if db.txPipeline != nil && conn != nil {
+		run = func() error { return db.txPipeline(ctx, conn, steps) }
+	}
+	if err := run(); err != nil {
 		return nil, err
 	}
 	return l.result(scope)

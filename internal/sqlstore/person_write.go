@@ -150,8 +150,8 @@ func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int6
 	fn func(current *wayfarer.Person) (*wayfarer.PersonWrite, error)) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	return db.requestTx(ctx, func(tx *sql.Tx) error {
-		current, err := db.loadPersonForUpdate(ctx, tx, scope, recNo)
+	return db.requestConnTx(ctx, func(conn *sql.Conn, tx *sql.Tx) error {
+		current, err := db.loadPersonForUpdate(ctx, conn, tx, scope, recNo)
 		if err != nil {
 			return err
 		}

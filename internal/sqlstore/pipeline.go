@@ -34,9 +34,17 @@ type ReadStep struct {
 // leaves no transaction open on the connection.
 type ReadPipeline func(ctx context.Context, h *sql.DB, opts sql.TxOptions, steps []ReadStep) error
 
-// SetReadPipeline makes reads of known statements (readSteps) use p; call
-// it before serving.
-func (db *DB) SetReadPipeline(p ReadPipeline) { db.readPipeline = p }
+// TxReadPipeline runs steps in order, sent together, on conn inside the
+// transaction open on it (neither begun nor ended here). An error leaves
+// the transaction to its owner to roll back.
+type TxReadPipeline func(ctx context.Context, conn *sql.Conn, steps []ReadStep) error
+
+// SetReadPipeline makes reads of known statements use p (readSteps) and,
+// inside a save's transaction, inTx (loadPersonForUpdate); call it before
+// serving.
+func (db *DB) SetReadPipeline(p ReadPipeline, inTx TxReadPipeline) {
+	db.readPipeline, db.txPipeline = p, inTx
+}
 
 // readSteps runs steps as one read on h (see read): pipelined when the
 // engine's driver offers it, one by one otherwise.
