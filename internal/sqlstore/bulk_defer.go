@@ -132,7 +132,9 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect, pool *sql.D
 		return 0, fmt.Errorf("bulk: deferred indexes: %w", err)
 	}
 	var side *trigramBuild
-	if conn, ok := on.(*sql.Conn); ok && pool != nil && len(objs) > 0 && objs[0].kind == deferredTrigram {
+	conn, onConn := on.(*sql.Conn)
+	switch trigram := len(objs) > 0 && objs[0].kind == deferredTrigram; {
+	case trigram && onConn && pool != nil:
 		if side, err = startTrigramBuild(ctx, conn, pool, log); err != nil {
 			return 0, err
 		}
@@ -141,7 +143,7 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect, pool *sql.D
 			// Its copy comes last, after the indexes built meanwhile.
 			objs = append(objs[1:], objs[0])
 		}
-	} else if len(objs) > 0 && objs[0].kind == deferredTrigram {
+	case trigram:
 		// Rebuilt in place (a killed load's, at open): its scratch file,
 		// if any, is of no use.
 		if _, _, err := removeTrigramScratch(ctx, on); err != nil {

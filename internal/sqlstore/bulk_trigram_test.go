@@ -29,10 +29,7 @@ func TestBulkLoadTrigramBeside(t *testing.T) {
 			if built := strings.Contains(log, "trigram index built beside the others"); built != (s.Engine == "sqlite") || strings.Contains(log, "rebuilt in place") {
 				t.Errorf("scratch build used: %v, want it on SQLite only: %q", built, log)
 			}
-			if got := mailedPersons(t, s, "besidea-"); got != 300 {
-				t.Errorf("a substring search finds %d of the 300 loaded persons", got)
-			}
-			checkTrigramIndex(t, s)
+			checkMailed(t, s, "besidea", 300)
 		})
 		t.Run("written meanwhile", func(t *testing.T) {
 			if s.Engine != "sqlite" {
@@ -55,13 +52,10 @@ func TestBulkLoadTrigramBeside(t *testing.T) {
 			if !strings.Contains(log, "trigram index rebuilt in place: the database was written during the load") {
 				t.Errorf("the copy was taken although another connection wrote: %q", log)
 			}
-			if got := mailedPersons(t, s, "besideb-"); got != 300 {
-				t.Errorf("a substring search finds %d of the 300 loaded persons", got)
-			}
+			checkMailed(t, s, "besideb", 300)
 			if got := mailedPersons(t, s, "meanwhile-written"); got != 1 {
 				t.Errorf("the value written during the load is found for %d persons, want 1", got)
 			}
-			checkTrigramIndex(t, s)
 		})
 		t.Run("scratch file gone", func(t *testing.T) {
 			if s.Engine != "sqlite" {
@@ -74,10 +68,7 @@ func TestBulkLoadTrigramBeside(t *testing.T) {
 			if !strings.Contains(log, "trigram index rebuilt in place") {
 				t.Errorf("a missing scratch file was taken for the build: %q", log)
 			}
-			if got := mailedPersons(t, s, "besidec-"); got != 300 {
-				t.Errorf("a substring search finds %d of the 300 loaded persons", got)
-			}
-			checkTrigramIndex(t, s)
+			checkMailed(t, s, "besidec", 300)
 		})
 	})
 }
@@ -102,6 +93,16 @@ func bulkLoadMailed(t *testing.T, s *testserver.Server, tag string, n int) strin
 		t.Fatal(err)
 	}
 	return log.String()
+}
+
+// checkMailed checks that a substring search finds the n persons
+// bulkLoadMailed loaded with tag, and the trigram index (checkTrigramIndex).
+func checkMailed(t *testing.T, s *testserver.Server, tag string, n int64) {
+	t.Helper()
+	if got := mailedPersons(t, s, tag+"-"); got != n {
+		t.Errorf("a substring search finds %d of the %d loaded persons", got, n)
+	}
+	checkTrigramIndex(t, s)
 }
 
 // mailedPersons counts the persons with a communication value containing

@@ -44,12 +44,13 @@ func (db *DB) loadPersonForUpdate(ctx context.Context, conn *sql.Conn, tx *sql.T
 		lock = db.Dialect.ForUpdate + " OF p" // the person, not the joined branch and advisor
 	}
 	steps := l.steps(db, scope.AgencyID, recNo, lock)
-	// PostgreSQL: both statements in one round trip (txPipeline).
-	run := func() error { return runSteps(ctx, db, tx, steps) }
+	var err error
 	if db.txPipeline != nil && conn != nil {
-		run = func() error { return db.txPipeline(ctx, conn, steps) }
+		err = db.txPipeline(ctx, conn, steps) // PostgreSQL: both statements in one round trip
+	} else {
+		err = runSteps(ctx, db, tx, steps)
 	}
-	if err := run(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return l.result(scope)
