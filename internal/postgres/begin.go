@@ -36,14 +36,29 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 }
 
 // conn is pgx's connection with a BeginTx that applies the request's
-// settings; everything else is pgx's, including Conn() (the *pgx.Conn that
-// LISTEN and COPY reach through database/sql's Raw). The embedded field is
-// named by the alias, so that it does not hide that method.
-type conn struct{ *stdlibConn }
+// settings, or adopts the transaction a save's pipeline began
+// (sqlstore.SavePipeline); everything else is pgx's, including Conn() (the
+// *pgx.Conn that LISTEN and COPY reach through database/sql's Raw). The
+// embedded field is named by the alias, so that it does not hide that
+// method.
+type conn struct {
+	*stdlibConn
+	// committed: saveCommit committed the adopted transaction; its
+	// Commit has nothing left to send. database/sql holds the
+	// connection's lock around both.
+	committed bool
+}
 
 type stdlibConn = stdlib.Conn
 
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if sqlstore.AdoptsOpenTx(ctx) {
+		if st := c.Conn().PgConn().TxStatus(); st != 'T' {
+			endOpenTx(ctx, c.Conn())
+			return nil, fmt.Errorf("postgres: no open transaction to adopt (status %q)", st)
+		}
+		return &openTx{ctx: ctx, c: c}, nil
+	}
 	s := sqlstore.RequestSettingsOf(ctx)
 	if s == nil || s.SQL == "" || c.Conn().IsClosed() {
 		return c.stdlibConn.BeginTx(ctx, opts)
@@ -88,3 +103,34 @@ type pgxTx struct {
 
 func (t pgxTx) Commit() error   { return t.tx.Commit(t.ctx) }
 func (t pgxTx) Rollback() error { return t.tx.Rollback(t.ctx) }
+
+// openTx is the transaction a save's pipeline began (saveBegin), adopted
+// by database/sql: it ends it with a statement of its own, or not at all
+// when saveCommit committed it with the save's last write.
+type openTx struct {
+	ctx context.Context
+	c   *conn
+}
+
+func (t *openTx) Commit() error {
+	if t.c.committed {
+		t.c.committed = false
+		return nil
+	}
+	pc := t.c.Conn()
+	tag, err := pc.Exec(t.ctx, "COMMIT")
+	if err != nil {
+		endOpenTx(t.ctx, pc)
+		return err
+	}
+	if tag.String() == "ROLLBACK" {
+		return pgx.ErrTxCommitRollback
+	}
+	return nil
+}
+
+func (t *openTx) Rollback() error {
+	t.c.committed = false
+	endOpenTx(t.ctx, t.c.Conn())
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 )
@@ -26,70 +27,109 @@ func readPipeline(ctx context.Context, h *sql.DB, opts sql.TxOptions, steps []sq
 		return err
 	}
 	defer c.Close()
-	return c.Raw(func(dc any) error {
-		pc, ok := dc.(interface{ Conn() *pgx.Conn })
-		if !ok {
-			return errors.New("postgres: the connection is not pgx's")
-		}
-		return runPipeline(ctx, pc.Conn(), begin, steps)
+	return onConn(c, func(pc *conn) error { return runPipeline(ctx, pc.Conn(), begin, steps, "COMMIT") })
+}
+
+// savePipeline is sqlstore's SavePipeline on PostgreSQL.
+var savePipeline = sqlstore.SavePipeline{Begin: saveBegin, Commit: saveCommit}
+
+// saveBegin sends BEGIN and the steps as one batch and leaves the
+// transaction open for conn.BeginTx to adopt (conn.BeginTx).
+func saveBegin(ctx context.Context, c *sql.Conn, opts sql.TxOptions, steps []sqlstore.ReadStep) error {
+	begin, err := beginSQL(driver.TxOptions{Isolation: driver.IsolationLevel(opts.Isolation), ReadOnly: opts.ReadOnly})
+	if err != nil {
+		return err
+	}
+	return onConn(c, func(pc *conn) error {
+		pc.committed = false
+		return runPipeline(ctx, pc.Conn(), begin, steps, "")
 	})
 }
 
-// txReadPipeline is sqlstore's TxReadPipeline on PostgreSQL: the steps as
-// one pgx batch on the connection, inside its open transaction. A failed
-// step leaves that transaction aborted, for its owner to roll back.
-func txReadPipeline(ctx context.Context, c *sql.Conn, steps []sqlstore.ReadStep) error {
-	return c.Raw(func(dc any) error {
-		pc, ok := dc.(interface{ Conn() *pgx.Conn })
-		if !ok {
-			return errors.New("postgres: the connection is not pgx's")
-		}
+// saveCommit sends the steps and COMMIT as one batch in the transaction
+// open on c, and marks it committed for the adopted transaction's Commit.
+func saveCommit(ctx context.Context, c *sql.Conn, steps []sqlstore.ReadStep) error {
+	return onConn(c, func(pc *conn) error {
 		b := &pgx.Batch{}
 		for _, s := range steps {
 			b.Queue(s.SQL, s.Args...)
 		}
+		b.Queue("COMMIT")
 		br := pc.Conn().SendBatch(ctx, b)
 		err := readStepAnswers(br, steps)
+		if err == nil {
+			var tag pgconn.CommandTag
+			if tag, err = br.Exec(); err == nil && tag.String() == "ROLLBACK" {
+				err = pgx.ErrTxCommitRollback
+			}
+		}
 		if cerr := br.Close(); err == nil {
 			err = cerr
 		}
+		pc.committed = err == nil
 		return err
 	})
 }
 
-func runPipeline(ctx context.Context, conn *pgx.Conn, begin string, steps []sqlstore.ReadStep) error {
+// onConn runs fn on c's driver connection, which must be this package's.
+func onConn(c *sql.Conn, fn func(pc *conn) error) error {
+	return c.Raw(func(dc any) error {
+		pc, ok := dc.(*conn)
+		if !ok {
+			return errors.New("postgres: the connection is not this package's")
+		}
+		return fn(pc)
+	})
+}
+
+// runPipeline sends begin, the steps and commit ("": none, the
+// transaction stays open) as one batch and reads the answers. On error no
+// transaction is left open.
+func runPipeline(ctx context.Context, conn *pgx.Conn, begin string, steps []sqlstore.ReadStep, commit string) error {
 	b := &pgx.Batch{}
 	b.Queue(begin)
 	for _, s := range steps {
 		b.Queue(s.SQL, s.Args...)
 	}
-	b.Queue("COMMIT")
+	if commit != "" {
+		b.Queue(commit)
+	}
 	br := conn.SendBatch(ctx, b)
-	err := readAnswers(br, steps)
+	err := readAnswers(br, steps, commit != "")
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil && conn.PgConn().TxStatus() != 'I' {
-		// A failed step leaves the transaction open (aborted): end it here,
-		// or the pool would drop the connection (pgx's ResetSession) and
-		// open another, a new backend; if the ROLLBACK fails, drop it.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-		if _, rerr := conn.Exec(rctx, "ROLLBACK"); rerr != nil {
-			_ = conn.Close(rctx)
-		}
+	if err != nil {
+		endOpenTx(ctx, conn)
 	}
 	return err
 }
 
+// endOpenTx rolls back the transaction a failed step left open (aborted),
+// or the pool would drop the connection (pgx's ResetSession) and open
+// another, a new backend; if the ROLLBACK fails, the connection is closed.
+func endOpenTx(ctx context.Context, conn *pgx.Conn) {
+	if conn.PgConn().TxStatus() == 'I' {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if _, err := conn.Exec(rctx, "ROLLBACK"); err != nil {
+		_ = conn.Close(rctx)
+	}
+}
+
 // readAnswers reads the batch's answers: the BEGIN's, each step's rows,
-// the COMMIT's.
-func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep) error {
+// the COMMIT's if commit.
+func readAnswers(br pgx.BatchResults, steps []sqlstore.ReadStep, commit bool) error {
 	if _, err := br.Exec(); err != nil {
 		return err
 	}
 	if err := readStepAnswers(br, steps); err != nil {
 		return err
+	}
+	if !commit {
+		return nil
 	}
 	_, err := br.Exec()
 	return err

@@ -29,7 +29,7 @@ type DB struct {
 	onRevoke      func(...wayfarer.Revocation) // OnRevoke
 	queryObserver QueryObserver                // SetQueryObserver
 	readPipeline  ReadPipeline                 // SetReadPipeline
-	txPipeline    TxReadPipeline               // SetReadPipeline
+	savePipeline  SavePipeline                 // SetReadPipeline
 	// probeLimit overrides childProbeLimit when set (tests: both forms
 	// of a child filter, on one DB without touching others).
 	probeLimit atomic.Pointer[int]
@@ -81,22 +81,6 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
 		return err
 	}
 	return runTx(tx, fn)
-}
-
-// connTx is Tx on a connection of the pool's held for it, given to fn
-// beside the transaction so that a driver's own calls (Conn.Raw) can run
-// inside the transaction (txReadPipeline).
-func (db *DB) connTx(ctx context.Context, fn func(conn *sql.Conn, tx *sql.Tx) error) error {
-	conn, err := db.primary.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	return runTx(tx, func(tx *sql.Tx) error { return fn(conn, tx) })
 }
 
 // runTx runs fn in tx and commits, or rolls back when fn fails or panics.

@@ -27,30 +27,7 @@ func (db *DB) LoadPerson(ctx context.Context, scope wayfarer.Scope, recNo int64)
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	var l personLoad
-	if err := db.readSteps(ctx, db.primary, l.steps(db, scope.AgencyID, recNo, "")); err != nil {
-		return nil, err
-	}
-	return l.result(scope)
-}
-
-// loadPersonForUpdate is LoadPerson within a save's transaction, locking
-// the person's row until it ends (PostgreSQL; SQLite's write transaction
-// holds its lock from BEGIN). The lock comes with the row, not as a
-// statement of its own: a round trip less per save.
-func (db *DB) loadPersonForUpdate(ctx context.Context, conn *sql.Conn, tx *sql.Tx, scope wayfarer.Scope, recNo int64) (*wayfarer.Person, error) {
-	var l personLoad
-	lock := ""
-	if db.Dialect.ForUpdate != "" {
-		lock = db.Dialect.ForUpdate + " OF p" // the person, not the joined branch and advisor
-	}
-	steps := l.steps(db, scope.AgencyID, recNo, lock)
-	var err error
-	if db.txPipeline != nil && conn != nil {
-		err = db.txPipeline(ctx, conn, steps) // PostgreSQL: both statements in one round trip
-	} else {
-		err = runSteps(ctx, db, tx, steps)
-	}
-	if err != nil {
+	if err := db.readSteps(ctx, db.primary, l.steps(db, scope.AgencyID, recNo, "", true)); err != nil {
 		return nil, err
 	}
 	return l.result(scope)
@@ -67,28 +44,29 @@ type personLoad struct {
 }
 
 // steps reads the person's row, with lock appended to its statement, and
-// its children.
-func (l *personLoad) steps(db *DB, agencyID, recNo int64, lock string) []ReadStep {
+// its children unless children is false (their lists are then empty).
+func (l *personLoad) steps(db *DB, agencyID, recNo int64, lock string, children bool) []ReadStep {
 	l.kids = wayfarer.Person{
 		RecNo:                   wayfarer.Some(recNo),
 		PersonCommunicationLink: []wayfarer.CommunicationLink{}, PersonCardLink: []wayfarer.CardLink{},
 		PersonMarketing: []wayfarer.PersonMarketing{}, PersonAttachmentLink: []wayfarer.AttachmentLink{},
 		PersonTag: []wayfarer.PersonTag{}, PersonActionItemLink: []wayfarer.ActionItemLink{},
 	}
-	children := make([]any, 0, 12)
+	row := ReadStep{SQL: db.q(personRowQuery + lock), Args: []any{agencyID, recNo}, Row: l.scanRow}
+	if !children {
+		return []ReadStep{row}
+	}
+	args := make([]any, 0, 12)
 	for range 6 {
-		children = append(children, agencyID, recNo)
+		args = append(args, agencyID, recNo)
 	}
-	return []ReadStep{
-		{SQL: db.q(personRowQuery + lock), Args: []any{agencyID, recNo}, Row: l.scanRow},
-		{SQL: db.q(personChildrenQuery), Args: children, Row: func(rows RowScanner) error {
-			if err := l.c.scan(rows); err != nil {
-				return err
-			}
-			l.c.addTo(&l.kids)
-			return nil
-		}},
-	}
+	return []ReadStep{row, {SQL: db.q(personChildrenQuery), Args: args, Row: func(rows RowScanner) error {
+		if err := l.c.scan(rows); err != nil {
+			return err
+		}
+		l.c.addTo(&l.kids)
+		return nil
+	}}}
 }
 
 // result is the person loaded, if scope allows it.
@@ -253,4 +231,7 @@ func otime(t sql.NullTime) wayfarer.Opt[wayfarer.Timestamp] {
 	return wayfarer.Some(wayfarer.TimestampOf(t.Time))
 }
 
-var errNoPersonWrite = errors.New("person store: no write to apply")
+var (
+	errNoPersonWrite   = errors.New("person store: no write to apply")
+	errChildrenNotRead = errors.New("person store: the save changes child rows it was not given to read")
+)

@@ -104,15 +104,23 @@ func (db *DB) updateRow(ctx context.Context, tx *sql.Tx, table string, names []s
 	if len(names) == 0 {
 		return 0, nil
 	}
-	set := make([]string, len(names))
-	for i, n := range names {
-		set[i] = n + " = ?"
-	}
-	res, err := db.execFixed(ctx, tx, db.q(`UPDATE `+table+` SET `+strings.Join(set, ", ")+` WHERE `+where), append(values, keys...))
+	q, args := updateSQL(db, table, names, values, where, keys...)
+	res, err := db.execFixed(ctx, tx, q, args)
 	if err != nil {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// updateSQL is the statement, in the engine's placeholders, and the
+// arguments that set names to values on the rows of table where where
+// holds for keys (names not empty).
+func updateSQL(db *DB, table string, names []string, values []any, where string, keys ...any) (string, []any) {
+	set := make([]string, len(names))
+	for i, n := range names {
+		set[i] = n + " = ?"
+	}
+	return db.q(`UPDATE ` + table + ` SET ` + strings.Join(set, ", ") + ` WHERE ` + where), append(values, keys...)
 }
 
 // CreatePerson inserts a person and all its children in one transaction.
@@ -144,14 +152,21 @@ func (db *DB) CreatePerson(ctx context.Context, scope wayfarer.Scope, w *wayfare
 }
 
 // UpdatePerson runs a save in one transaction: it loads the person as
-// LoadPerson shows it, locking its row (loadPersonForUpdate), lets fn
-// decide, and applies.
-func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int64,
+// LoadPerson shows it (without its children when children is false),
+// locking its row (SELECT ... FOR UPDATE on PostgreSQL; SQLite's write
+// transaction holds its lock from BEGIN), lets fn decide, and applies. The
+// lock comes with the row, not as a statement of its own.
+func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int64, children bool,
 	fn func(current *wayfarer.Person) (*wayfarer.PersonWrite, error)) (err error) {
 	ctx, end := db.bound(ctx)
 	defer end(&err)
-	return db.requestConnTx(ctx, func(conn *sql.Conn, tx *sql.Tx) error {
-		current, err := db.loadPersonForUpdate(ctx, conn, tx, scope, recNo)
+	lock := ""
+	if db.Dialect.ForUpdate != "" {
+		lock = db.Dialect.ForUpdate + " OF p" // the person, not the joined branch and advisor
+	}
+	var l personLoad
+	return db.save(ctx, l.steps(db, scope.AgencyID, recNo, lock, children), func(s *saveTx) error {
+		current, err := l.result(scope)
 		if err != nil {
 			return err
 		}
@@ -166,6 +181,10 @@ func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int6
 		if ch.Empty() {
 			return nil
 		}
+		if !children && !ch.PersonOnly() {
+			return errChildrenNotRead // fn decided without the rows it changes
+		}
+		tx := s.tx
 		if err := db.checkPersonRefs(ctx, tx, scope.AgencyID, ch); err != nil {
 			return err
 		}
@@ -173,7 +192,11 @@ func (db *DB) UpdatePerson(ctx context.Context, scope wayfarer.Scope, recNo int6
 		// The row is locked: the next version is the one read plus one.
 		names = append(names, "last_modified_date_time", "row_version")
 		values = append(values, ts(w.Now), current.Version+1)
-		if _, err := db.updateRow(ctx, tx, "person", names, values, `agency_id = ? AND rec_no = ?`, scope.AgencyID, recNo); err != nil {
+		q, args := updateSQL(db, "person", names, values, `agency_id = ? AND rec_no = ?`, scope.AgencyID, recNo)
+		if personRowOnly(ch) {
+			return s.lastExec(ctx, q, args)
+		}
+		if _, err := db.execFixed(ctx, tx, q, args); err != nil {
 			return err
 		}
 		return db.applyChildren(ctx, tx, scope.AgencyID, recNo, w)
@@ -293,10 +316,22 @@ func (db *DB) applyChildren(ctx context.Context, tx *sql.Tx, agencyID, personID 
 		}
 	}
 
-	if len(ch.ActionItems) > 0 || hasName(ch.Fields, "birthdayMonth") || hasName(ch.Fields, "birthdayDay") {
+	if movesActionDates(ch) {
 		return db.updateActionDates(ctx, tx, agencyID, personID, wayfarer.DateOf(w.Now.UTC()))
 	}
 	return nil
+}
+
+// movesActionDates reports whether ch changes what the due dates of the
+// person's action items depend on: the items or the birthday.
+func movesActionDates(ch *wayfarer.PersonChanges) bool {
+	return len(ch.ActionItems) > 0 || hasName(ch.Fields, "birthdayMonth") || hasName(ch.Fields, "birthdayDay")
+}
+
+// personRowOnly reports whether a save of ch writes the person's row and
+// nothing else (applyChildren has nothing to do).
+func personRowOnly(ch *wayfarer.PersonChanges) bool {
+	return ch.PersonOnly() && !movesActionDates(ch)
 }
 
 // withSealed adds the encrypted number of a credit/debit card (or clears

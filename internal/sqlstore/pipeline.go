@@ -34,16 +34,41 @@ type ReadStep struct {
 // leaves no transaction open on the connection.
 type ReadPipeline func(ctx context.Context, h *sql.DB, opts sql.TxOptions, steps []ReadStep) error
 
-// TxReadPipeline runs steps in order, sent together, on conn inside the
-// transaction open on it (neither begun nor ended here). An error leaves
-// the transaction to its owner to roll back.
-type TxReadPipeline func(ctx context.Context, conn *sql.Conn, steps []ReadStep) error
+// SavePipeline runs a save's transaction in two round trips where the
+// driver can (PostgreSQL): Begin sends BEGIN, the request's settings and
+// the save's reads together and leaves the transaction open, for
+// conn.BeginTx(AdoptOpenTx(ctx), ...) to take over without a statement;
+// Commit sends the save's last write and COMMIT together. Through
+// database/sql alone a save of one field was five round trips (BEGIN with
+// the settings, the row, the children, the UPDATE, COMMIT).
+type SavePipeline struct {
+	// Begin begins a transaction with opts on conn and runs steps in it.
+	// On error no transaction is left open on conn.
+	Begin func(ctx context.Context, conn *sql.Conn, opts sql.TxOptions, steps []ReadStep) error
+	// Commit runs steps and COMMIT in the transaction open on conn; the
+	// adopted transaction's Commit then ends only database/sql's side.
+	// On error the transaction is left to its owner to roll back.
+	Commit func(ctx context.Context, conn *sql.Conn, steps []ReadStep) error
+}
 
-// SetReadPipeline makes reads of known statements use p (readSteps) and,
-// inside a save's transaction, inTx (loadPersonForUpdate); call it before
-// serving.
-func (db *DB) SetReadPipeline(p ReadPipeline, inTx TxReadPipeline) {
-	db.readPipeline, db.txPipeline = p, inTx
+type adoptOpenTxKey struct{}
+
+// AdoptOpenTx is ctx for a BeginTx that takes over the transaction
+// SavePipeline.Begin left open on the connection instead of beginning one.
+func AdoptOpenTx(ctx context.Context) context.Context {
+	return context.WithValue(ctx, adoptOpenTxKey{}, true)
+}
+
+// AdoptsOpenTx reports whether a BeginTx in ctx is to adopt (AdoptOpenTx).
+func AdoptsOpenTx(ctx context.Context) bool {
+	adopt, _ := ctx.Value(adoptOpenTxKey{}).(bool)
+	return adopt
+}
+
+// SetReadPipeline makes reads of known statements use p (readSteps) and
+// saves use save (saveTx); call it before serving.
+func (db *DB) SetReadPipeline(p ReadPipeline, save SavePipeline) {
+	db.readPipeline, db.savePipeline = p, save
 }
 
 // readSteps runs steps as one read on h (see read): pipelined when the

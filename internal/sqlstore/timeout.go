@@ -212,17 +212,6 @@ func (db *DB) requestTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	})
 }
 
-// requestConnTx is connTx for a request: the request's settings come first.
-func (db *DB) requestConnTx(ctx context.Context, fn func(conn *sql.Conn, tx *sql.Tx) error) error {
-	ctx = db.withRequestSettings(ctx)
-	return db.connTx(ctx, func(conn *sql.Conn, tx *sql.Tx) error {
-		if err := db.limitTx(ctx, tx); err != nil {
-			return err
-		}
-		return fn(conn, tx)
-	})
-}
-
 // read runs fn, reads only, on h: within a read-only transaction holding
 // the request's settings where the engine has any (one snapshot for all of
 // fn's reads, too), directly on h otherwise.

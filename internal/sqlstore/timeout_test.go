@@ -32,7 +32,7 @@ func TestStoreCallsAnswerQueryTimeout(t *testing.T) {
 				"SearchPersons": func() error { _, err := db.SearchPersons(ctx, sc, c); return err },
 				"LoadPerson":    func() error { _, err := db.LoadPerson(ctx, sc, ps[0].RecNo); return err },
 				"UpdatePerson": func() error {
-					return db.UpdatePerson(ctx, sc, ps[0].RecNo, func(*wayfarer.Person) (*wayfarer.PersonWrite, error) {
+					return db.UpdatePerson(ctx, sc, ps[0].RecNo, true, func(*wayfarer.Person) (*wayfarer.PersonWrite, error) {
 						return &wayfarer.PersonWrite{Changes: &wayfarer.PersonChanges{}}, nil
 					})
 				},

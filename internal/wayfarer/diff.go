@@ -70,8 +70,12 @@ type PersonChanges struct {
 func (ch *PersonChanges) Create() bool { return ch.Old == nil }
 
 // Empty reports whether nothing is to be written.
-func (ch *PersonChanges) Empty() bool {
-	return len(ch.Fields) == 0 && len(ch.Communications) == 0 && len(ch.Cards) == 0 && len(ch.Attachments) == 0 &&
+func (ch *PersonChanges) Empty() bool { return len(ch.Fields) == 0 && ch.PersonOnly() }
+
+// PersonOnly reports whether no child row is to be written: at most the
+// person's own fields.
+func (ch *PersonChanges) PersonOnly() bool {
+	return len(ch.Communications) == 0 && len(ch.Cards) == 0 && len(ch.Attachments) == 0 &&
 		len(ch.Tags) == 0 && len(ch.ActionItems) == 0 && len(ch.Marketing) == 0
 }
 

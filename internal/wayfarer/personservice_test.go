@@ -2,6 +2,7 @@ package wayfarer
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -58,14 +59,24 @@ func (s *fakeStore) CreatePerson(ctx context.Context, scope Scope, w *PersonWrit
 	return 77, nil
 }
 
-func (s *fakeStore) UpdatePerson(ctx context.Context, scope Scope, recNo int64, fn func(*Person) (*PersonWrite, error)) error {
+func (s *fakeStore) UpdatePerson(ctx context.Context, scope Scope, recNo int64, children bool, fn func(*Person) (*PersonWrite, error)) error {
 	cur, err := s.get(scope, recNo)
 	if err != nil {
 		return err
 	}
+	if !children { // as the real stores: the child lists empty
+		row := *cur
+		row.PersonCommunicationLink, row.PersonCardLink = []CommunicationLink{}, []CardLink{}
+		row.PersonMarketing, row.PersonAttachmentLink = []PersonMarketing{}, []AttachmentLink{}
+		row.PersonTag, row.PersonActionItemLink = []PersonTag{}, []ActionItemLink{}
+		cur = &row
+	}
 	w, err := fn(cur)
 	if err != nil {
 		return err
+	}
+	if !children && !w.Changes.PersonOnly() {
+		return errors.New("fake store: child rows written without reading them")
 	}
 	s.writes = append(s.writes, w)
 	return nil
