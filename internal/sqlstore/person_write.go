@@ -70,6 +70,11 @@ func sqlValue(rec any, c pcolumn) any {
 	if !ok {
 		return c.notNull
 	}
+	return sqlArg(v)
+}
+
+// sqlArg is a field's value as an argument.
+func sqlArg(v any) any {
 	switch t := v.(type) {
 	case wayfarer.Date:
 		return t.Time()

@@ -134,13 +134,19 @@ func presentFields[T any](n *T) []string {
 // staleField reports whether field name is present on o and its value
 // differs from the one on cur.
 func staleField[T any](o, cur *T, name string) bool {
-	ov, cv := structValue(o), structValue(cur)
-	f, ok := fieldByName(ov.Type(), name)
-	if !ok || !f.opt || f.file {
+	if !staleChecks(o, name) {
 		return false
 	}
-	of := ov.Field(f.index)
-	return optPresent(of) && !optEqual(of, cv.Field(f.index))
+	f, _ := fieldByName(structValue(o).Type(), name)
+	return !optEqual(structValue(o).Field(f.index), structValue(cur).Field(f.index))
+}
+
+// staleChecks reports whether the stale check compares field name of o
+// with the stored value: a value field present on o.
+func staleChecks[T any](o *T, name string) bool {
+	ov := structValue(o)
+	f, ok := fieldByName(ov.Type(), name)
+	return ok && f.opt && !f.file && optPresent(ov.Field(f.index))
 }
 
 // stringField is one string value of a record with its wire path.

@@ -115,9 +115,11 @@ func ValidatePerson(p *Person, create bool) error {
 // records: no card number in text (the rule whose breach matters most,
 // checked first), valid text, and the sizes of the max tags.
 func validateTexts(recs []record) error {
+	all := make([][]stringField, len(recs)) // listed once: a save's time
 	// Card numbers in text first: it is the rule whose breach matters most.
-	for _, r := range recs {
-		for _, f := range stringFields(r.value, r.path) {
+	for i, r := range recs {
+		all[i] = stringFields(r.value, r.path)
+		for _, f := range all[i] {
 			if f.info.ro || f.info.number || f.info.input {
 				continue
 			}
@@ -126,8 +128,8 @@ func validateTexts(recs []record) error {
 			}
 		}
 	}
-	for _, r := range recs {
-		for _, f := range stringFields(r.value, r.path) {
+	for _, fields := range all {
+		for _, f := range fields {
 			if f.info.ro || f.info.input {
 				continue
 			}

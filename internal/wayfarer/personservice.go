@@ -31,6 +31,12 @@ type PersonStore interface {
 	// so does a write of child rows when children is false.
 	UpdatePerson(ctx context.Context, scope Scope, recNo int64, children bool, fn func(current *Person) (*PersonWrite, error)) error
 
+	// UpdatePersonRow writes w, changes of the person's own fields, to its
+	// row in one transaction if the row is in scope and holds what expect
+	// says (person_rowsave.go); false: nothing was written, because it
+	// does not or because the store cannot apply w as one write.
+	UpdatePersonRow(ctx context.Context, scope Scope, recNo int64, expect RowExpect, w *PersonWrite) (bool, error)
+
 	// RecordCardDecrypts writes one audit row per card shown unmasked.
 	RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) error
 
@@ -285,7 +291,17 @@ func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Per
 		return 0, PersonNotFoundError()
 	}
 	scope := sess.Scope(AreaPerson)
-	err := s.Store.UpdatePerson(ctx, scope, recNo, touchesChildren(old, new), func(current *Person) (*PersonWrite, error) {
+	children := touchesChildren(old, new)
+	if !children {
+		done, err := s.updateRow(ctx, sess, scope, recNo, old, new, pre)
+		if err != nil {
+			return 0, saveTimeout(err)
+		}
+		if done {
+			return recNo, nil
+		}
+	}
+	err := s.Store.UpdatePerson(ctx, scope, recNo, children, func(current *Person) (*PersonWrite, error) {
 		if !pre.holds(current) {
 			return nil, PreconditionFailedError()
 		}

@@ -82,6 +82,11 @@ func (s *fakeStore) UpdatePerson(ctx context.Context, scope Scope, recNo int64, 
 	return nil
 }
 
+// UpdatePersonRow never writes: every save runs the whole way here.
+func (s *fakeStore) UpdatePersonRow(ctx context.Context, scope Scope, recNo int64, expect RowExpect, w *PersonWrite) (bool, error) {
+	return false, nil
+}
+
 func (s *fakeStore) RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) error {
 	s.audits = append(s.audits, a)
 	return nil
