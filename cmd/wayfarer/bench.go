@@ -33,7 +33,7 @@ The database must exist: create it first, e.g. with 'wayfarer demo'.
 			&cli.DurationFlag{Name: "duration", Value: 5 * time.Second, Usage: "measuring time per query, mode and concurrency"},
 			&cli.DurationFlag{Name: "warmup", Value: time.Second, Usage: "warm-up before each measurement"},
 			&cli.StringFlag{Name: "concurrency", Value: "1,16", Usage: "comma-separated concurrency levels"},
-			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default all"},
+			&cli.StringFlag{Name: "queries", Usage: "comma-separated query names to run, by their start (\"a:\", \"b\", \"a,\"...); default every search and the load; \"save\" (it writes) only when named"},
 			&cli.StringFlag{Name: "card-key-file", Usage: "card vault key file", Sources: cli.EnvVars("WAYFARER_CARD_KEY_FILE")},
 			sqliteMmapFlag(),
 			&cli.IntFlag{Name: "walk", Value: 1000, Usage: "page size of a walk through every person by continuation, after the queries (0: none)"},

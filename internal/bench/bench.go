@@ -82,7 +82,7 @@ func Select(prefixes string) ([]Query, error) {
 		return Queries, nil
 	}
 	var out []Query
-	for _, q := range Queries {
+	for _, q := range append(slices.Clip(Queries), WriteQueries...) {
 		for _, p := range strings.Split(prefixes, ",") {
 			if p = strings.TrimSpace(p); p != "" && strings.HasPrefix(q.Name, p) {
 				out = append(out, q)
@@ -246,6 +246,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return nil, err
 			}
 			direct, overHTTP = loadFuncs(a.DB, scopes[q.User], client, base, tokens[q.User], recNo)
+		} else if q.Name == SaveQuery {
+			if direct, overHTTP, err = saveFuncs(ctx, a.DB, scopes[q.User], client, base, tokens[q.User]); err != nil {
+				return nil, err
+			}
 		} else {
 			q.Body = ExpandBody(q.Body, agent.ID, today)
 			if q.Body, err = WithTagIDs(ctx, a.DB, ag.ID, q.Body); err != nil {

@@ -70,10 +70,22 @@ func TestRunSmall(t *testing.T) {
 	if _, err := Run(context.Background(), cfg); err != nil || strings.Contains(progress.String(), "added") {
 		t.Errorf("second run: %v %s", err, progress.String())
 	}
+	// saves, named: four clients at once, none of them stale (a 409 would
+	// end the run with its error)
+	cfg.Duration, cfg.Concurrency, cfg.Queries = 100*time.Millisecond, []int{1, 4}, WriteQueries
+	rep, err = Run(context.Background(), cfg)
+	if err != nil || len(rep.Results) != 4 {
+		t.Fatalf("saves: %v", err)
+	}
+	for _, r := range rep.Results {
+		if r.Requests == 0 {
+			t.Errorf("saves: %+v", r)
+		}
+	}
 }
 
 func TestSelect(t *testing.T) {
-	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 3, " b , d ": 3, "d:": 1, "f,g": 2} {
+	for in, want := range map[string]int{"": len(Queries), "a:": 1, "a": 2, "a:,c": 3, " b , d ": 3, "d:": 1, "f,g": 2, "save": 1, "a:,save": 2} {
 		if qs, err := Select(in); err != nil || len(qs) != want {
 			t.Errorf("Select(%q): %d queries, %v; want %d", in, len(qs), err, want)
 		}

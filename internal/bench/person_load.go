@@ -20,28 +20,40 @@ const LoadQuery = "load: GET /person/{recNo}, typical person"
 // typicalPerson is the first demo person (in recNo order) with at least one
 // communication, card, tag and action item: what an agent opens.
 func typicalPerson(ctx context.Context, db *sqlstore.DB, scope wayfarer.Scope) (int64, error) {
-	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"],"rowCount":500}`))
+	recNos, err := typicalPersons(ctx, db, scope, 1)
 	if err != nil {
 		return 0, err
+	}
+	return recNos[0], nil
+}
+
+// typicalPersons are the first n such persons.
+func typicalPersons(ctx context.Context, db *sqlstore.DB, scope wayfarer.Scope, n int) ([]int64, error) {
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"],"rowCount":2000}`))
+	if err != nil {
+		return nil, err
 	}
 	res, err := db.SearchPersons(ctx, scope, crit)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	var out []int64
 	for _, row := range res.Rows {
 		recNo, ok := row[0].(int64)
 		if !ok {
-			return 0, fmt.Errorf("recNo is a %T", row[0])
+			return nil, fmt.Errorf("recNo is a %T", row[0])
 		}
 		p, err := db.LoadPerson(ctx, scope, recNo)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if len(p.PersonCommunicationLink) > 0 && len(p.PersonCardLink) > 0 && len(p.PersonTag) > 0 && len(p.PersonActionItemLink) > 0 {
-			return recNo, nil
+			if out = append(out, recNo); len(out) == n {
+				return out, nil
+			}
 		}
 	}
-	return 0, fmt.Errorf("no person of the first %d has communications, cards, tags and an action item", len(res.Rows))
+	return nil, fmt.Errorf("only %d of the first %d persons have communications, cards, tags and an action item; %d wanted", len(out), len(res.Rows), n)
 }
 
 // loadFuncs are the direct and HTTP loads of person recNo.
