@@ -15,7 +15,8 @@ import (
 // children; on PostgreSQL its UPDATE goes with the COMMIT). A client sees
 // what any save gives: a child row changed meanwhile by someone else stays
 // and does not make the save stale, a stale field does (409), If-Match
-// names the version a child change moved (412), a birthday moves the due
+// names the version a child change moved (412) and saves when it names
+// the stored one, a birthday moves the due
 // dates of birthday action items, and a caller who loaded clear card
 // numbers and sends them back unchanged keeps the cards' tokens.
 func TestSaveOfPersonFieldsOnly(t *testing.T) {
@@ -51,6 +52,11 @@ func TestSaveOfPersonFieldsOnly(t *testing.T) {
 			412, contract.CodePreconditionFailed, "person")
 		if admin.load(recNo).MiddleName.Valid {
 			t.Fatal("a save refused by If-Match wrote")
+		}
+		current := admin.do("GET", path, nil).Header.Get("ETag")
+		saved := s.Do(t, "POST", "/person/refresh", dataset(got, n), append(admin.tok, "If-Match", `"other", `+current)...)
+		if saved.Status != 200 || saved.Header.Get("ETag") == current || onePerson(t, saved).MiddleName.Value != "Q" {
+			t.Fatalf("If-Match naming the stored version: %d, ETag %q after %q: %s", saved.Status, saved.Header.Get("ETag"), current, saved.Body)
 		}
 
 		// Birthday action items fall due again from the new birthday (the

@@ -10,8 +10,9 @@ import (
 // transaction on a connection held for it. With the engine's SavePipeline
 // (PostgreSQL) the BEGIN, the request's settings and the reads are one
 // round trip, and a save whose writes are one statement sends it with the
-// COMMIT: two round trips for a save of one field, where database/sql alone
-// took five (BENCHMARKS.md, issue 15 target 4).
+// COMMIT: two round trips where database/sql alone took five (BENCHMARKS.md,
+// issue 15 target 4). A save of the person's own fields takes neither: it
+// is one conditional UPDATE (UpdatePersonRow) unless that refuses.
 
 // saveTx is a save's transaction and the connection it runs on.
 type saveTx struct {
