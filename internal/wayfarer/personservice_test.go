@@ -30,6 +30,8 @@ type fakeStore struct {
 	sealed  map[int64]*SealedNumber
 	writes  []*PersonWrite
 	audits  []CardDecryptAudit
+	rowAsks []RowExpect // UpdatePersonRow's calls
+	rowTake bool        // UpdatePersonRow writes (records the write)
 }
 
 func newFakeStore(t *testing.T) *fakeStore {
@@ -82,9 +84,14 @@ func (s *fakeStore) UpdatePerson(ctx context.Context, scope Scope, recNo int64, 
 	return nil
 }
 
-// UpdatePersonRow never writes: every save runs the whole way here.
+// UpdatePersonRow records what it was asked; it writes only when rowTake
+// says so, and otherwise the save runs the whole way.
 func (s *fakeStore) UpdatePersonRow(ctx context.Context, scope Scope, recNo int64, expect RowExpect, w *PersonWrite) (bool, error) {
-	return false, nil
+	s.rowAsks = append(s.rowAsks, expect)
+	if s.rowTake {
+		s.writes = append(s.writes, w)
+	}
+	return s.rowTake, nil
 }
 
 func (s *fakeStore) RecordCardDecrypts(ctx context.Context, a CardDecryptAudit) error {
@@ -362,6 +369,47 @@ func actionWrite(t *testing.T, st *fakeStore) RowChange[PersonActionItem] {
 // TestServiceCompletedBy: completedBy_appUserRecNo is the saving user's when
 // a save marks an action item completed, cleared with completed, and never
 // taken from the client.
+// TestServiceAsksForRowSave: the conditional write is asked for exactly the
+// saves of the person's own fields (not a child row, branch or advisor),
+// with the fields the stale check compares and the If-Match versions of
+// this person; when it writes nothing the save runs the whole way.
+func TestServiceAsksForRowSave(t *testing.T) {
+	ctx := context.Background()
+	svc, st := newService(t)
+	n := loaded(t)
+	n.Remarks = Some("window seat")
+	if _, err := svc.Update(ctx, session(everything), loaded(t), n); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.rowAsks) != 1 || !slices.Equal(st.rowAsks[0].Fields, []string{"remarks"}) || st.rowAsks[0].Versions != nil || len(st.writes) != 1 {
+		t.Fatalf("asks %+v, writes %d (the whole way after a refusal)", st.rowAsks, len(st.writes))
+	}
+	st.rowAsks, st.writes, st.rowTake = nil, nil, true
+	pre := &Precondition{VersionTags: []string{"11-4", "10-x", "10-07", "10-3"}}
+	if _, err := svc.SaveIf(ctx, session(everything), loaded(t), n, pre); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.rowAsks) != 1 || !slices.Equal(st.rowAsks[0].Versions, []int64{3}) || len(st.writes) != 1 {
+		t.Fatalf("asks %+v, writes %d", st.rowAsks, len(st.writes))
+	}
+	for name, edit := range map[string]func(p *Person){
+		"a communication": func(p *Person) { p.PersonCommunicationLink[0].Communication.Value = Some("+1 555 0199") },
+		"the branch":      func(p *Person) { p.BranchRecNo = Null[int64]() },
+		"the advisor":     func(p *Person) { p.AdvisorProfileRecNo = Null[int64]() },
+		"nothing":         func(p *Person) {},
+	} {
+		st.rowAsks = nil
+		n := loaded(t)
+		edit(n)
+		if _, err := svc.Update(ctx, session(everything), loaded(t), n); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(st.rowAsks) != 0 {
+			t.Errorf("%s: the conditional write was asked", name)
+		}
+	}
+}
+
 func TestServiceCompletedBy(t *testing.T) {
 	ctx := context.Background()
 	done := Some(TimestampOf(mustTime("2024-06-15T10:00:00Z")))
