@@ -39,7 +39,7 @@ func Open(url string) (*sqlstore.DB, error) {
 		return nil, err
 	}
 	sdb := sqlstore.New(db, sqlstore.Postgres, Migrations())
-	sdb.SetReadPipeline(readPipeline, savePipeline)
+	sdb.SetPipelines(readPipeline, savePipeline)
 	return sdb, nil
 }
 

@@ -28,8 +28,8 @@ type DB struct {
 	queryTimeout  atomic.Int64                 // time.Duration; see timeout.go
 	onRevoke      func(...wayfarer.Revocation) // OnRevoke
 	queryObserver QueryObserver                // SetQueryObserver
-	readPipeline  ReadPipeline                 // SetReadPipeline
-	savePipeline  SavePipeline                 // SetReadPipeline
+	readPipeline  ReadPipeline                 // SetPipelines
+	savePipeline  SavePipeline                 // SetPipelines
 	// probeLimit overrides childProbeLimit when set (tests: both forms
 	// of a child filter, on one DB without touching others).
 	probeLimit atomic.Pointer[int]

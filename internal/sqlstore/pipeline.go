@@ -11,7 +11,7 @@ import (
 // as one pipeline, the answers read after. Through database/sql each was a
 // round trip of its own (BEGIN with the settings, the row, the children,
 // COMMIT: four for a load; BENCHMARKS.md, "Loading a person"). The
-// postgres package provides the pipeline (SetReadPipeline); elsewhere the
+// postgres package provides the pipeline (SetPipelines); elsewhere the
 // same steps run one by one, as before.
 
 // RowScanner is one row of an answer: *sql.Rows, or a driver's own rows.
@@ -65,9 +65,10 @@ func AdoptsOpenTx(ctx context.Context) bool {
 	return adopt
 }
 
-// SetReadPipeline makes reads of known statements use p (readSteps) and
-// saves use save (saveTx); call it before serving.
-func (db *DB) SetReadPipeline(p ReadPipeline, save SavePipeline) {
+// SetPipelines makes reads of known statements (readSteps) and the
+// conditional writes (writeSteps) use p, and saves that read first use
+// save (DB.save); call it before serving.
+func (db *DB) SetPipelines(p ReadPipeline, save SavePipeline) {
 	db.readPipeline, db.savePipeline = p, save
 }
 
