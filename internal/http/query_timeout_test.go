@@ -195,6 +195,8 @@ func lockForTest(t *testing.T, s *testserver.Server, pgQuery string, args ...any
 // On PostgreSQL the save waits on a card row after it has already written
 // the person's fields, so the rollback undoes a real write; on SQLite a
 // save holds the whole file from its start, so it waits for the write lock.
+// A save of the person's own fields (a conditional UPDATE) cut off while
+// it waits on the person's row answers the same.
 func TestSaveQueryTimeoutRollsBack(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *testserver.Server, refs personRefs) {
 		c := clientFor(t, s, "admin")
@@ -224,6 +226,23 @@ func TestSaveQueryTimeoutRollsBack(t *testing.T) {
 		}
 		if now := c.load(recNo); now.Remarks.Value != "window seat now" {
 			t.Fatalf("remarks %v after the save", now.Remarks)
+		}
+
+		// A save of the person's own fields (one conditional UPDATE)
+		// waiting on the person's row: the same answer, nothing written.
+		old = c.load(recNo)
+		edited = clone(t, old)
+		edited.Remarks = wayfarer.Some("aisle again")
+		s.App.DB.SetQueryTimeout(200 * time.Millisecond)
+		release = lockForTest(t, s, "SELECT 1 FROM person WHERE rec_no = $1 FOR UPDATE", recNo)
+		wantResult(t, c.update(old, edited), 503, 420, "person")
+		release()
+		s.App.DB.SetQueryTimeout(app.DefaultQueryTimeout)
+		if now := c.load(recNo); now.Remarks.Value != "window seat now" {
+			t.Fatalf("the cut-off save wrote: remarks %v", now.Remarks)
+		}
+		if r := c.update(old, edited); r.Status != 200 {
+			t.Fatalf("the same save afterwards: %d %s", r.Status, r.Body)
 		}
 	})
 }
