@@ -151,12 +151,16 @@ func staleChecks[T any](o *T, name string) bool {
 	return ok && f.opt && !f.file && optPresent(ov.Field(f.index))
 }
 
-// stringField is one string value of a record with its wire path.
+// stringField is one string value of a record with its wire path, built
+// only when an error names it (base and name joined).
 type stringField struct {
-	path  string
-	value string
-	info  fieldInfo
+	base, name string
+	value      string
+	info       fieldInfo
 }
+
+// path is the field's wire path.
+func (f stringField) path() string { return joinPath(f.base, f.name) }
 
 // stringFields lists the non-null string fields of a record (a pointer to
 // one of the record structs).
@@ -173,7 +177,7 @@ func stringFields(p any, path string) []stringField {
 		}
 		fv := v.Field(f.index)
 		if fv.Field(1).Bool() {
-			out = append(out, stringField{path: joinPath(path, f.name), value: fv.Field(0).String(), info: f})
+			out = append(out, stringField{base: path, name: f.name, value: fv.Field(0).String(), info: f})
 		}
 	}
 	return out

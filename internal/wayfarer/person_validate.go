@@ -124,7 +124,7 @@ func validateTexts(recs []record) error {
 				continue
 			}
 			if containsCardNumberIn(r.value, f) {
-				return cardRuleError("card numbers must not be written into text fields (field %s)", f.path)
+				return cardRuleError("card numbers must not be written into text fields (field %s)", f.path())
 			}
 		}
 	}
@@ -137,7 +137,7 @@ func validateTexts(recs []record) error {
 				return err
 			}
 			if f.info.max > 0 && utf8.RuneCountInString(f.value) > f.info.max {
-				return invalidValue("%s is longer than %d", f.path, f.info.max)
+				return invalidValue("%s is longer than %d", f.path(), f.info.max)
 			}
 		}
 	}
@@ -152,11 +152,11 @@ func validateTexts(recs []record) error {
 // result codes as here except that invalid UTF-8 there is a 406.
 func validText(f stringField) error {
 	if !utf8.ValidString(f.value) {
-		return invalidValue("%s is not valid UTF-8", f.path)
+		return invalidValue("%s is not valid UTF-8", f.path())
 	}
 	if i := strings.IndexFunc(f.value, isControlText); i >= 0 {
 		return invalidValue("%s must not contain a control character (U+%04X); of the control characters only tab, line feed and carriage return are allowed",
-			f.path, f.value[i])
+			f.path(), f.value[i])
 	}
 	return nil
 }

@@ -215,11 +215,11 @@ func checkRecordText(rec any, method string) error {
 		var err error
 		switch {
 		case ContainsCardNumber(f.value):
-			err = cardRuleError("card numbers must not be written into text fields (field %s)", f.path)
+			err = cardRuleError("card numbers must not be written into text fields (field %s)", f.path())
 		case validText(f) != nil:
 			err = validText(f)
 		case f.info.max > 0 && utf8.RuneCountInString(f.value) > f.info.max:
-			err = invalidValue("%s is longer than %d", f.path, f.info.max)
+			err = invalidValue("%s is longer than %d", f.path(), f.info.max)
 		}
 		if err != nil {
 			return withMethod(err, method)
