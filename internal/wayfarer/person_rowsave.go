@@ -34,13 +34,13 @@ type RowExpect struct {
 // need their references checked and the scope applied to their new value.
 var rowSaveFields = []string{"branch_recNo", "advisorProfile_recNo"}
 
-// updateRow is update by one conditional write where the save allows it;
-// done false: run the whole way.
-func (s *PersonService) updateRow(ctx context.Context, sess *Session, scope Scope, recNo int64, old, new *Person, pre *Precondition) (done bool, err error) {
-	ch, err := DiffPerson(old, new)
-	if err != nil || ch.Empty() || !ch.PersonOnly() {
-		return false, nil // the whole way answers errors in its own order
+// updateRow is update by one conditional write where the save allows it
+// (ch is its diff, without a child row); done false: run the whole way.
+func (s *PersonService) updateRow(ctx context.Context, sess *Session, scope Scope, recNo int64, ch *PersonChanges, pre *Precondition) (done bool, err error) {
+	if ch.Empty() || !ch.PersonOnly() {
+		return false, nil
 	}
+	old := ch.Old
 	for _, f := range rowSaveFields {
 		if hasField(ch.Fields, f) {
 			return false, nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"time"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
@@ -291,9 +290,17 @@ func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Per
 		return 0, PersonNotFoundError()
 	}
 	scope := sess.Scope(AreaPerson)
-	children := touchesChildren(old, new)
+	// A save whose own diff changes no child row decides on the person's
+	// row alone: every check of the stored children (CheckStale, the card
+	// and attachment rules, StampCompletedBy) looks only at the child rows
+	// a save changes, and what the whole way does to the sides first
+	// (ignoreCompletedBy, fillOldCardTypes, reconcileClearNumbers) never
+	// adds a child change to a diff without one (TestSaveOfPersonFieldsOnly).
+	// The store refuses a child write it was not given to read.
+	diff, err := DiffPerson(old, new)
+	children := err != nil || !diff.PersonOnly() // an error: the whole way answers it
 	if !children {
-		done, err := s.updateRow(ctx, sess, scope, recNo, old, new, pre)
+		done, err := s.updateRow(ctx, sess, scope, recNo, diff, pre)
 		if err != nil {
 			return 0, saveTimeout(err)
 		}
@@ -301,7 +308,7 @@ func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Per
 			return recNo, nil
 		}
 	}
-	err := s.Store.UpdatePerson(ctx, scope, recNo, children, func(current *Person) (*PersonWrite, error) {
+	err = s.Store.UpdatePerson(ctx, scope, recNo, children, func(current *Person) (*PersonWrite, error) {
 		if !pre.holds(current) {
 			return nil, PreconditionFailedError()
 		}
@@ -352,24 +359,6 @@ func (s *PersonService) update(ctx context.Context, sess *Session, old, new *Per
 		return 0, saveTimeout(err)
 	}
 	return recNo, nil
-}
-
-// touchesChildren reports whether a save of old to new may change a child
-// row: unless every child list new sends equals old's, the save reads the
-// stored children. A save that changes none decides on the person's row
-// alone: every check of the stored children (CheckStale, the card and
-// attachment rules, StampCompletedBy) looks only at the child rows the
-// save changes, and card numbers are reconciled only where both sides
-// list the card (then equal on both). Equal lists cannot make a change,
-// whatever those checks would do to them (TestSaveWithoutChildren).
-func touchesChildren(old, new *Person) bool {
-	differ := func(o, n any, sent bool) bool { return sent && !reflect.DeepEqual(o, n) }
-	return differ(old.PersonCommunicationLink, new.PersonCommunicationLink, new.PersonCommunicationLink != nil) ||
-		differ(old.PersonCardLink, new.PersonCardLink, new.PersonCardLink != nil) ||
-		differ(old.PersonAttachmentLink, new.PersonAttachmentLink, new.PersonAttachmentLink != nil) ||
-		differ(old.PersonTag, new.PersonTag, new.PersonTag != nil) ||
-		differ(old.PersonActionItemLink, new.PersonActionItemLink, new.PersonActionItemLink != nil) ||
-		differ(old.PersonMarketing, new.PersonMarketing, new.PersonMarketing != nil)
 }
 
 func outOfScope(msg string) *Error {
