@@ -12,8 +12,8 @@ import (
 // person's own fields: one UPDATE whose WHERE holds the scope, the
 // versions and the expected values, in a transaction of its own; on
 // PostgreSQL BEGIN, the request's settings, the UPDATE and COMMIT go as
-// one round trip (writeSteps). A save that writes more than the row (a
-// birthday moves the due dates of action items) is not taken.
+// one round trip. A save that writes more than the row (a birthday moves
+// the due dates of action items) is not taken.
 func (db *DB) UpdatePersonRow(ctx context.Context, scope wayfarer.Scope, recNo int64, expect wayfarer.RowExpect, w *wayfarer.PersonWrite) (ok bool, err error) {
 	if w == nil || w.Changes == nil || !personRowOnly(w.Changes) {
 		return false, nil
@@ -45,27 +45,37 @@ func (db *DB) UpdatePersonRow(ctx context.Context, scope wayfarer.Scope, recNo i
 		}
 	}
 	where := And(conds...)
+	q := db.q(`UPDATE person SET ` + strings.Join(set, ", ") + ` WHERE ` + where.SQL)
+	args := append(values, where.Args...)
+	if db.readPipeline == nil || db.Dialect.requestSettings == "" {
+		// SQLite: the statement on its own, committed as it ends (as durable
+		// as a COMMIT); an Exec, not a query: database/sql watches a query's
+		// rows with a goroutine of their own.
+		n, err := db.execOnPrimary(ctx, q, args)
+		return n == 1, err
+	}
+	// PostgreSQL: with BEGIN, the request's settings and COMMIT, one round
+	// trip; the rows it returns say whether it wrote.
 	n := 0
-	err = db.writeSteps(ctx, []ReadStep{{
-		SQL:  db.q(`UPDATE person SET ` + strings.Join(set, ", ") + ` WHERE ` + where.SQL + ` RETURNING rec_no`),
-		Args: append(values, where.Args...),
-		Row:  func(RowScanner) error { n++; return nil },
-	}})
+	err = db.readPipeline(ctx, db.primary, sql.TxOptions{}, []ReadStep{
+		{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}},
+		{SQL: q + ` RETURNING rec_no`, Args: args, Row: func(RowScanner) error { n++; return nil }},
+	})
 	return n == 1, err
 }
 
-// writeSteps runs steps, which may write, in one transaction of a request:
-// on PostgreSQL with BEGIN, the request's settings and COMMIT as one
-// round trip; elsewhere one by one, a single statement as a transaction
-// of its own (SQLite commits it as durably as a COMMIT).
-func (db *DB) writeSteps(ctx context.Context, steps []ReadStep) error {
-	if db.Dialect.requestSettings == "" && len(steps) == 1 {
-		return runSteps(ctx, db, db.primary, steps)
+// execOnPrimary runs a statement on the primary outside a transaction,
+// through the prepared statement cache, and reports how many rows it
+// changed.
+func (db *DB) execOnPrimary(ctx context.Context, query string, args []any) (int64, error) {
+	s, done, err := preparedStmts.get(ctx, db.primary, query)
+	if err != nil {
+		return 0, err
 	}
-	if db.readPipeline == nil || db.Dialect.requestSettings == "" {
-		return db.requestTx(ctx, func(tx *sql.Tx) error { return runSteps(ctx, db, tx, steps) })
+	defer done()
+	res, err := s.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
 	}
-	all := make([]ReadStep, 0, len(steps)+1)
-	all = append(all, ReadStep{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}})
-	return db.readPipeline(ctx, db.primary, sql.TxOptions{}, append(all, steps...))
+	return res.RowsAffected()
 }

@@ -66,7 +66,7 @@ func AdoptsOpenTx(ctx context.Context) bool {
 }
 
 // SetPipelines makes reads of known statements (readSteps) and the
-// conditional writes (writeSteps) use p, and saves that read first use
+// conditional writes (UpdatePersonRow) use p, and saves that read first use
 // save (DB.save); call it before serving.
 func (db *DB) SetPipelines(p ReadPipeline, save SavePipeline) {
 	db.readPipeline, db.savePipeline = p, save
