@@ -3,6 +3,8 @@ package http_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/wayfarerhq/wayfarer/client/contract"
@@ -17,8 +19,9 @@ import (
 // and does not make the save stale, a stale field does (409), If-Match
 // names the version a child change moved (412) and saves when it names
 // the stored one, a birthday moves the due
-// dates of birthday action items, and a caller who loaded clear card
-// numbers and sends them back unchanged keeps the cards' tokens.
+// dates of birthday action items, conditional and whole-way saves of one
+// old side at once let exactly one through, and a caller who loaded clear
+// card numbers and sends them back unchanged keeps the cards' tokens.
 func TestSaveOfPersonFieldsOnly(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *testserver.Server, r personRefs) {
 		admin := clientFor(t, s, "admin")
@@ -76,6 +79,30 @@ func TestSaveOfPersonFieldsOnly(t *testing.T) {
 		wantResult(t, admin.update(old, moved), 200, 0, "")
 		if d := birthdayItemDate(t, admin, recNo); d != "2026-12-23T00:00:00" {
 			t.Fatalf("due %q after the birthday moved", d)
+		}
+
+		// Conditional and whole-way saves of the person at once, each
+		// changing the remarks from the same old side, every other one a
+		// child row too: exactly one wins, the others are told of it.
+		old = admin.load(recNo)
+		statuses := make([]int, 12)
+		var wg sync.WaitGroup
+		for i := range statuses {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n := clone(t, old)
+				n.Remarks = wayfarer.Some(fmt.Sprintf("at once %d", i))
+				if i%2 == 1 {
+					n.PersonCommunicationLink[0].Communication.Description = wayfarer.Some(fmt.Sprintf("edited %d", i))
+				}
+				statuses[i] = admin.update(old, n).Status
+			}()
+		}
+		wg.Wait()
+		if won := slices.Index(statuses, 200); won < 0 || slices.Index(statuses[won+1:], 200) >= 0 ||
+			len(slices.DeleteFunc(slices.Clone(statuses), func(st int) bool { return st == 200 || st == 409 })) != 0 {
+			t.Fatalf("saves at once: %v", statuses)
 		}
 
 		clear := admin.load(recNo, "decrypt=true")
