@@ -33,8 +33,8 @@ func ValidateActivity(a *Activity, create bool) error {
 		return activityError(err)
 	}
 	checks := []error{
-		enumField(a.Type, "type", 1, 4, create, true, "Task 1, Appointment 2, Note 3, Promo 4"),
-		enumField(a.Priority, "priority", 1, 3, create, true, "Low 1, Medium 2, High 3"),
+		enumField(a.Type, "", "type", 1, 4, create, true, "Task 1, Appointment 2, Note 3, Promo 4"),
+		enumField(a.Priority, "", "priority", 1, 3, create, true, "Low 1, Medium 2, High 3"),
 		rangeField(a.SubType, "subType", -32768, 32767),
 		rangeField(a.Duration, "duration", 0, 32767),
 		rangeField(a.AlertOffset, "alertOffset", -2147483648, 2147483647),
@@ -50,7 +50,7 @@ func ValidateActivity(a *Activity, create bool) error {
 		}
 	}
 	for i, t := range a.ActivityTag {
-		checks = append(checks, requiredID(t.TagRecNo, indexPath("activityTag", i)+".tag_recNo", !t.RecNo.Valid))
+		checks = append(checks, requiredID(t.TagRecNo, indexPath("activityTag", i), "tag_recNo", !t.RecNo.Valid))
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -149,7 +149,7 @@ func activityTagRefs(ts []ActivityTag) []childRef[ActivityTag] {
 	out := make([]childRef[ActivityTag], len(ts))
 	for i := range ts {
 		t := &ts[i]
-		out[i] = childRef[ActivityTag]{path: indexPath(activityTagKind.array, i), personRecNo: t.ActivityRecNo, linkID: t.RecNo, row: t, rowID: t.RecNo}
+		out[i] = childRef[ActivityTag]{array: activityTagKind.array, index: i, personRecNo: t.ActivityRecNo, linkID: t.RecNo, row: t, rowID: t.RecNo}
 	}
 	return out
 }

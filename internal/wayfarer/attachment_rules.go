@@ -18,13 +18,13 @@ import (
 // validateAttachment checks one attachment of the new side: the enum
 // fields, storeExternal, and the fields a new attachment needs.
 func validateAttachment(a *Attachment, p string, isNew bool) error {
-	if err := enumField(a.Type, joinPath(p, "type"), 1, 2, isNew, true, "Link 1, File 2"); err != nil {
+	if err := enumField(a.Type, p, "type", 1, 2, isNew, true, "Link 1, File 2"); err != nil {
 		return err
 	}
-	if err := enumField(a.SubType, joinPath(p, "subType"), 1, 3, isNew, true, "Document 1, Image 2, Other 3"); err != nil {
+	if err := enumField(a.SubType, p, "subType", 1, 3, isNew, true, "Document 1, Image 2, Other 3"); err != nil {
 		return err
 	}
-	if err := enumField(a.Visibility, joinPath(p, "visibility"), 1, 3, isNew, true, "Public 1, Private 2, Internal 3"); err != nil {
+	if err := enumField(a.Visibility, p, "visibility", 1, 3, isNew, true, "Public 1, Private 2, Internal 3"); err != nil {
 		return err
 	}
 	if s := a.StoreExternal; s.Valid && s.Value != StoreDatabase {

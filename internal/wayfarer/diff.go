@@ -172,20 +172,24 @@ var (
 
 // childRef is one element of a child array, reduced to what matching needs.
 type childRef[T any] struct {
-	path        string // path of the element
+	array       string // the element's array and index: its path, built
+	index       int    // only when an error or a change names it
 	personRecNo Opt[int64]
 	linkID      Opt[int64]
 	row         *T
 	rowID       Opt[int64]
 }
 
-func (r childRef[T]) rowPath(k childKind) string { return joinPath(r.path, k.row) }
+// path is the element's wire path.
+func (r childRef[T]) path() string { return indexPath(r.array, r.index) }
+
+func (r childRef[T]) rowPath(k childKind) string { return joinPath(r.path(), k.row) }
 
 func commRefs(ls []CommunicationLink) []childRef[Communication] {
 	out := make([]childRef[Communication], len(ls))
 	for i := range ls {
 		l := &ls[i]
-		out[i] = childRef[Communication]{path: indexPath(commKind.array, i), personRecNo: l.PersonRecNo, linkID: l.CommunicationRecNo, row: l.Communication}
+		out[i] = childRef[Communication]{array: commKind.array, index: i, personRecNo: l.PersonRecNo, linkID: l.CommunicationRecNo, row: l.Communication}
 		if l.Communication != nil {
 			out[i].rowID = l.Communication.RecNo
 		}
@@ -197,7 +201,7 @@ func cardRefs(ls []CardLink) []childRef[Card] {
 	out := make([]childRef[Card], len(ls))
 	for i := range ls {
 		l := &ls[i]
-		out[i] = childRef[Card]{path: indexPath(cardKind.array, i), personRecNo: l.PersonRecNo, linkID: l.CardRecNo, row: l.Card}
+		out[i] = childRef[Card]{array: cardKind.array, index: i, personRecNo: l.PersonRecNo, linkID: l.CardRecNo, row: l.Card}
 		if l.Card != nil {
 			out[i].rowID = l.Card.RecNo
 		}
@@ -209,7 +213,7 @@ func attachRefs(ls []AttachmentLink) []childRef[Attachment] {
 	out := make([]childRef[Attachment], len(ls))
 	for i := range ls {
 		l := &ls[i]
-		out[i] = childRef[Attachment]{path: indexPath(attachKind.array, i), personRecNo: l.PersonRecNo, linkID: l.AttachmentRecNo, row: l.Attachment}
+		out[i] = childRef[Attachment]{array: attachKind.array, index: i, personRecNo: l.PersonRecNo, linkID: l.AttachmentRecNo, row: l.Attachment}
 		if l.Attachment != nil {
 			out[i].rowID = l.Attachment.RecNo
 		}
@@ -221,7 +225,7 @@ func tagRefs(ts []PersonTag) []childRef[PersonTag] {
 	out := make([]childRef[PersonTag], len(ts))
 	for i := range ts {
 		t := &ts[i]
-		out[i] = childRef[PersonTag]{path: indexPath(tagKind.array, i), personRecNo: t.PersonRecNo, linkID: t.RecNo, row: t, rowID: t.RecNo}
+		out[i] = childRef[PersonTag]{array: tagKind.array, index: i, personRecNo: t.PersonRecNo, linkID: t.RecNo, row: t, rowID: t.RecNo}
 	}
 	return out
 }
@@ -230,7 +234,7 @@ func actionRefs(ls []ActionItemLink) []childRef[PersonActionItem] {
 	out := make([]childRef[PersonActionItem], len(ls))
 	for i := range ls {
 		l := &ls[i]
-		out[i] = childRef[PersonActionItem]{path: indexPath(actionKind.array, i), personRecNo: l.PersonRecNo, linkID: l.ActionItemRecNo, row: l.PersonActionItem}
+		out[i] = childRef[PersonActionItem]{array: actionKind.array, index: i, personRecNo: l.PersonRecNo, linkID: l.ActionItemRecNo, row: l.PersonActionItem}
 		if l.PersonActionItem != nil {
 			out[i].rowID = l.PersonActionItem.RecNo
 		}
@@ -242,19 +246,19 @@ func actionRefs(ls []ActionItemLink) []childRef[PersonActionItem] {
 func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news []childRef[T], newPresent bool) ([]RowChange[T], error) {
 	oldByID := make(map[int64]childRef[T], len(olds))
 	for _, o := range olds {
-		p := "oldData " + o.path
+		p := func() string { return "oldData " + o.path() }
 		if !o.linkID.Valid {
-			return nil, mismatch("%s.%s is null: oldData must hold the rows as loaded", p, k.linkID)
+			return nil, mismatch("%s.%s is null: oldData must hold the rows as loaded", p(), k.linkID)
 		}
 		if k.row != "" && o.row != nil && o.rowID.Valid && o.rowID.Value != o.linkID.Value {
-			return nil, mismatch("%s.%s (%d) and %s.recNo (%d) differ", p, k.linkID, o.linkID.Value, o.rowPath(k), o.rowID.Value)
+			return nil, mismatch("%s.%s (%d) and %s.recNo (%d) differ", p(), k.linkID, o.linkID.Value, o.rowPath(k), o.rowID.Value)
 		}
 		if o.personRecNo.Valid && o.personRecNo.Value != personRecNo {
 			noun, id := k.ownerNames()
-			return nil, mismatch("%s.%s (%d) is not this %s (%d)", p, id, o.personRecNo.Value, noun, personRecNo)
+			return nil, mismatch("%s.%s (%d) is not this %s (%d)", p(), id, o.personRecNo.Value, noun, personRecNo)
 		}
 		if _, dup := oldByID[o.linkID.Value]; dup {
-			return nil, mismatch("%s.%s %d appears twice", p, k.linkID, o.linkID.Value)
+			return nil, mismatch("%s.%s %d appears twice", p(), k.linkID, o.linkID.Value)
 		}
 		oldByID[o.linkID.Value] = o
 	}
@@ -265,36 +269,36 @@ func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news
 		if n.personRecNo.Valid {
 			if create {
 				noun, id := k.ownerNames()
-				return nil, mismatch("%s.%s must be null for a new %s", n.path, id, noun)
+				return nil, mismatch("%s.%s must be null for a new %s", n.path(), id, noun)
 			}
 			if n.personRecNo.Value != personRecNo {
 				noun, id := k.ownerNames()
-				return nil, mismatch("%s.%s (%d) is not this %s (%d)", n.path, id, n.personRecNo.Value, noun, personRecNo)
+				return nil, mismatch("%s.%s (%d) is not this %s (%d)", n.path(), id, n.personRecNo.Value, noun, personRecNo)
 			}
 		}
 		if !n.linkID.Valid && (n.row == nil || !n.rowID.Valid) {
 			if n.row == nil {
-				return nil, invalidValue("%s.%s is required for a new row", n.path, k.row)
+				return nil, invalidValue("%s.%s is required for a new row", n.path(), k.row)
 			}
 			out = append(out, RowChange[T]{Op: OpInsert, Path: n.rowPath(k), New: n.row, Fields: presentFields(n.row)})
 			continue
 		}
 		if create {
 			noun, _ := k.ownerNames()
-			return nil, mismatch("%s: a new %s cannot reference an existing %s; %s and its recNo must be null", n.path, noun, rowNoun(k), k.linkID)
+			return nil, mismatch("%s: a new %s cannot reference an existing %s; %s and its recNo must be null", n.path(), noun, rowNoun(k), k.linkID)
 		}
 		if !n.linkID.Valid || (k.row != "" && n.row != nil && (!n.rowID.Valid || n.rowID.Value != n.linkID.Value)) {
 			return nil, mismatch("%s.%s (%s) and %s.recNo (%s) must both identify the same %s",
-				n.path, k.linkID, optString(n.linkID), n.rowPath(k), optString(n.rowID), rowNoun(k))
+				n.path(), k.linkID, optString(n.linkID), n.rowPath(k), optString(n.rowID), rowNoun(k))
 		}
 		id := n.linkID.Value
 		if seen[id] {
-			return nil, mismatch("%s.%s %d appears twice", n.path, k.linkID, id)
+			return nil, mismatch("%s.%s %d appears twice", n.path(), k.linkID, id)
 		}
 		o, ok := oldByID[id]
 		if !ok {
 			noun, _ := k.ownerNames()
-			return nil, mismatch("%s.%s %d is not a %s of this %s in oldData", n.path, k.linkID, id, rowNoun(k), noun)
+			return nil, mismatch("%s.%s %d is not a %s of this %s in oldData", n.path(), k.linkID, id, rowNoun(k), noun)
 		}
 		seen[id] = true
 		if n.row == nil {
@@ -307,7 +311,7 @@ func diffChildren[T any](k childKind, personRecNo int64, create bool, olds, news
 	if newPresent {
 		for _, o := range olds {
 			if !seen[o.linkID.Value] {
-				out = append(out, RowChange[T]{Op: OpDelete, RecNo: o.linkID.Value, Path: "oldData " + o.path, Old: o.row})
+				out = append(out, RowChange[T]{Op: OpDelete, RecNo: o.linkID.Value, Path: "oldData " + o.path(), Old: o.row})
 			}
 		}
 	}

@@ -77,11 +77,11 @@ func ValidatePerson(p *Person, create bool) error {
 		case *Attachment:
 			err = validateAttachment(v, r.path, r.isNew)
 		case *PersonTag:
-			err = requiredID(v.TagRecNo, joinPath(r.path, "tag_recNo"), r.isNew)
+			err = requiredID(v.TagRecNo, r.path, "tag_recNo", r.isNew)
 		case *PersonActionItem:
 			err = validateActionItem(v, r.path)
 		case *PersonMarketing:
-			err = requiredID(v.MarketingElementRecNo, joinPath(r.path, "marketingElement_recNo"), true)
+			err = requiredID(v.MarketingElementRecNo, r.path, "marketingElement_recNo", true)
 		}
 		if err != nil {
 			return err
@@ -162,7 +162,7 @@ func validText(f stringField) error {
 }
 
 func validatePersonFields(p *Person, create bool) error {
-	if err := enumField(p.ActiveStatus, "activeStatus", 0, 2, create, true, "Inactive 0, Active 1, Pending 2"); err != nil {
+	if err := enumField(p.ActiveStatus, "", "activeStatus", 0, 2, create, true, "Inactive 0, Active 1, Pending 2"); err != nil {
 		return err
 	}
 	if field, msg := validBirthday(p.BirthdayDay, p.BirthdayMonth, p.BirthdayYear); field != "" {
@@ -172,28 +172,27 @@ func validatePersonFields(p *Person, create bool) error {
 }
 
 func validateCommunication(c *Communication, path string, isNew bool) error {
-	if err := enumField(c.Type, joinPath(path, "type"), 1, 4, isNew, true, "Phone 1, Email 2, SocialMedia 3, Web 4"); err != nil {
+	if err := enumField(c.Type, path, "type", 1, 4, isNew, true, "Phone 1, Email 2, SocialMedia 3, Web 4"); err != nil {
 		return err
 	}
-	return enumField(c.ContactOption, joinPath(path, "contactOption"), 1, 2, false, false, "Billing 1, CustomerService 2")
+	return enumField(c.ContactOption, path, "contactOption", 1, 2, false, false, "Billing 1, CustomerService 2")
 }
 
 func validateCard(c *Card, path string, isNew bool) error {
-	if err := enumField(c.Type, joinPath(path, "type"), 1, 3, isNew, false, "CreditDebit 1, Loyalty 2, TravelDocument 3"); err != nil {
+	if err := enumField(c.Type, path, "type", 1, 3, isNew, false, "CreditDebit 1, Loyalty 2, TravelDocument 3"); err != nil {
 		return err
 	}
 	if c.CVVCode.Valid && c.CVVCode.Value != "" {
 		return cardRuleError("cvvCode must not be sent: it is never stored (%s)", joinPath(path, "cvvCode"))
 	}
-	num := joinPath(path, "cardNumber")
 	if isNew && !c.CardNumber.Valid || c.CardNumber.Present && (!c.CardNumber.Valid || c.CardNumber.Value == "") {
-		return invalidValue("%s is required", num)
+		return invalidValue("%s is required", joinPath(path, "cardNumber"))
 	}
 	return nil
 }
 
 func validateActionItem(a *PersonActionItem, path string) error {
-	if err := enumField(a.TriggerIndex, joinPath(path, "triggerIndex"), 1, 3, false, false, "FixedDate 1, CreateDate 2, Birthday 3"); err != nil {
+	if err := enumField(a.TriggerIndex, path, "triggerIndex", 1, 3, false, false, "FixedDate 1, CreateDate 2, Birthday 3"); err != nil {
 		return err
 	}
 	if a.Type.Valid && (a.Type.Value < -32768 || a.Type.Value > 32767) {
@@ -213,19 +212,21 @@ func validateActionItem(a *PersonActionItem, path string) error {
 
 // enumField checks a small integer field against its range. required: the
 // field must hold a value; notNull: when present it must not be null.
-func enumField(o Opt[int], path string, lo, hi int, required, notNull bool, values string) error {
+// enumField checks field name of the record at base (its path built only
+// for an error).
+func enumField(o Opt[int], base, name string, lo, hi int, required, notNull bool, values string) error {
 	if (required || notNull && o.Present) && !o.Valid {
-		return invalidValue("%s is required (%s)", path, values)
+		return invalidValue("%s is required (%s)", joinPath(base, name), values)
 	}
 	if o.Valid && (o.Value < lo || o.Value > hi) {
-		return invalidValue("%s must be one of %s", path, values)
+		return invalidValue("%s must be one of %s", joinPath(base, name), values)
 	}
 	return nil
 }
 
-func requiredID(o Opt[int64], path string, required bool) error {
+func requiredID(o Opt[int64], base, name string, required bool) error {
 	if required && !o.Valid {
-		return invalidValue("%s is required", path)
+		return invalidValue("%s is required", joinPath(base, name))
 	}
 	return nil
 }

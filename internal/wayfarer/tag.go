@@ -186,10 +186,10 @@ func ValidateTag(t *Tag, create bool) error {
 	if create && !t.Name.Present || t.Name.Present && (!t.Name.Valid || strings.TrimSpace(t.Name.Value) == "") {
 		return tagError(contract.CodeInvalidValue, "name is required")
 	}
-	if err := enumField(t.Requirement, "requirement", TagOptional, TagMandatory, create, true, "Optional 1, Recommended 2, Mandatory 3"); err != nil {
+	if err := enumField(t.Requirement, "", "requirement", TagOptional, TagMandatory, create, true, "Optional 1, Recommended 2, Mandatory 3"); err != nil {
 		return withMethod(err, MethodTag)
 	}
-	if err := enumField(t.AreaFlags, "areaFlags", 0, TagAreaFlagsAll, false, true,
+	if err := enumField(t.AreaFlags, "", "areaFlags", 0, TagAreaFlagsAll, false, true,
 		"a sum of All 0, Client 1, Traveler 2, Supplier 4, Advisor 8, Trip 16, Reservation 32, Payment 64, Activity 128, AdvisorAdjustment 256, Destination 512, Branch 1024, OtherProfile 2048"); err != nil {
 		return withMethod(err, MethodTag)
 	}
