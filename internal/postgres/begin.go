@@ -121,12 +121,8 @@ func (t *openTx) Commit() error {
 	tag, err := pc.Exec(t.ctx, "COMMIT")
 	if err != nil {
 		endOpenTx(t.ctx, pc)
-		return err
 	}
-	if tag.String() == "ROLLBACK" {
-		return pgx.ErrTxCommitRollback
-	}
-	return nil
+	return commitAnswer(tag, err)
 }
 
 func (t *openTx) Rollback() error {

@@ -58,10 +58,7 @@ func saveCommit(ctx context.Context, c *sql.Conn, steps []sqlstore.ReadStep) err
 		br := pc.Conn().SendBatch(ctx, b)
 		err := readStepAnswers(br, steps)
 		if err == nil {
-			var tag pgconn.CommandTag
-			if tag, err = br.Exec(); err == nil && tag.String() == "ROLLBACK" {
-				err = pgx.ErrTxCommitRollback
-			}
+			err = commitAnswer(br.Exec())
 		}
 		if cerr := br.Close(); err == nil {
 			err = cerr
@@ -69,6 +66,15 @@ func saveCommit(ctx context.Context, c *sql.Conn, steps []sqlstore.ReadStep) err
 		pc.committed = err == nil
 		return err
 	})
+}
+
+// commitAnswer is a COMMIT's answer as an error: a transaction that had
+// failed answers COMMIT with ROLLBACK (as pgx's own Commit reports).
+func commitAnswer(tag pgconn.CommandTag, err error) error {
+	if err == nil && tag.String() == "ROLLBACK" {
+		return pgx.ErrTxCommitRollback
+	}
+	return err
 }
 
 // onConn runs fn on c's driver connection, which must be this package's.

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -22,12 +21,7 @@ func (db *DB) UpdatePersonRow(ctx context.Context, scope wayfarer.Scope, recNo i
 	defer end(&err)
 	ch := w.Changes
 	names, values := assignments(personColumns, ch.New, ch.Fields)
-	set := make([]string, 0, len(names)+2)
-	for _, n := range names {
-		set = append(set, n+" = ?")
-	}
-	set = append(set, "last_modified_date_time = ?", "row_version = row_version + 1")
-	values = append(values, ts(w.Now))
+	names, values = append(names, "last_modified_date_time"), append(values, ts(w.Now))
 	conds := append([]Expr{E("agency_id = ? AND rec_no = ?", scope.AgencyID, recNo)}, scopeConds(scope, "branch_id", "advisor_profile_id")...)
 	if expect.Versions != nil {
 		conds = append(conds, In("row_version", expect.Versions))
@@ -45,7 +39,7 @@ func (db *DB) UpdatePersonRow(ctx context.Context, scope wayfarer.Scope, recNo i
 		}
 	}
 	where := And(conds...)
-	q := db.q(`UPDATE person SET ` + strings.Join(set, ", ") + ` WHERE ` + where.SQL)
+	q := db.q(`UPDATE person SET ` + setList(names, "row_version = row_version + 1") + ` WHERE ` + where.SQL)
 	args := append(values, where.Args...)
 	if db.readPipeline == nil || db.Dialect.requestSettings == "" {
 		// SQLite: the statement on its own, committed as it ends (as durable
@@ -58,7 +52,7 @@ func (db *DB) UpdatePersonRow(ctx context.Context, scope wayfarer.Scope, recNo i
 	// trip; the rows it returns say whether it wrote.
 	n := 0
 	err = db.readPipeline(ctx, db.primary, sql.TxOptions{}, []ReadStep{
-		{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}},
+		db.requestSettingsStep(),
 		{SQL: q + ` RETURNING rec_no`, Args: args, Row: func(RowScanner) error { n++; return nil }},
 	})
 	return n == 1, err

@@ -121,11 +121,17 @@ func (db *DB) updateRow(ctx context.Context, tx *sql.Tx, table string, names []s
 // arguments that set names to values on the rows of table where where
 // holds for keys (names not empty).
 func updateSQL(db *DB, table string, names []string, values []any, where string, keys ...any) (string, []any) {
-	set := make([]string, len(names))
-	for i, n := range names {
-		set[i] = n + " = ?"
+	return db.q(`UPDATE ` + table + ` SET ` + setList(names) + ` WHERE ` + where), append(values, keys...)
+}
+
+// setList is an UPDATE's SET list: "name = ?" for each of names, then the
+// assignments of also as they are.
+func setList(names []string, also ...string) string {
+	set := make([]string, 0, len(names)+len(also))
+	for _, n := range names {
+		set = append(set, n+" = ?")
 	}
-	return db.q(`UPDATE ` + table + ` SET ` + strings.Join(set, ", ") + ` WHERE ` + where), append(values, keys...)
+	return strings.Join(append(set, also...), ", ")
 }
 
 // CreatePerson inserts a person and all its children in one transaction.

@@ -79,7 +79,7 @@ func (db *DB) readSteps(ctx context.Context, h *sql.DB, steps []ReadStep) error 
 		return db.read(ctx, h, func(q personQuerier) error { return runSteps(ctx, db, q, steps) })
 	}
 	all := make([]ReadStep, 0, len(steps)+1)
-	all = append(all, ReadStep{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}})
+	all = append(all, db.requestSettingsStep())
 	all = append(all, steps...)
 	return db.readPipeline(ctx, h, sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}, all)
 }

@@ -33,7 +33,7 @@ func (db *DB) save(ctx context.Context, reads []ReadStep, fn func(s *saveTx) err
 	s := &saveTx{db: db, conn: conn, pipelined: db.savePipeline.Begin != nil && db.Dialect.requestSettings != ""}
 	if s.pipelined {
 		steps := make([]ReadStep, 0, len(reads)+1)
-		steps = append(steps, ReadStep{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}})
+		steps = append(steps, db.requestSettingsStep())
 		if err := db.savePipeline.Begin(ctx, conn, sql.TxOptions{}, append(steps, reads...)); err != nil {
 			return err
 		}

@@ -184,7 +184,8 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 	if s := RequestSettingsOf(ctx); s != nil && s.Applied {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, db.q(db.Dialect.requestSettings), db.timeoutSetting()); err != nil {
+	settings := db.requestSettingsStep()
+	if _, err := tx.ExecContext(ctx, settings.SQL, settings.Args...); err != nil {
 		return err
 	}
 	if s := RequestSettingsOf(ctx); s != nil && s.search && db.Dialect.searchPlans != "" {
@@ -193,6 +194,12 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	return nil
+}
+
+// requestSettingsStep puts the request's settings in force for the rest of
+// its transaction (Dialect.requestSettings; call it only when set).
+func (db *DB) requestSettingsStep() ReadStep {
+	return ReadStep{SQL: db.q(db.Dialect.requestSettings), Args: []any{db.timeoutSetting()}}
 }
 
 // searchPlansStep sets, for the transaction only, how a search's
