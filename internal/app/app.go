@@ -16,6 +16,7 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
 	"github.com/wayfarerhq/wayfarer/internal/metrics"
 	"github.com/wayfarerhq/wayfarer/internal/password"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
 	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/storage"
 	"github.com/wayfarerhq/wayfarer/internal/token"
@@ -159,7 +160,8 @@ type App struct {
 // Open opens and migrates the database and wires the services.
 func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Clock) (*App, error) {
 	cfg.Defaults()
-	db, err := storage.OpenWith(cfg.DB, storage.Options{Replica: cfg.DBReplica, SQLiteSynchronous: cfg.SQLiteSynchronous, SQLiteMmapSize: cfg.SQLiteMmapSize})
+	db, err := storage.OpenWith(cfg.DB, storage.Options{Replica: cfg.DBReplica, SQLiteSynchronous: cfg.SQLiteSynchronous, SQLiteMmapSize: cfg.SQLiteMmapSize,
+		SQLiteLockWait: sqliteLockWait(cfg.QueryTimeout)})
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +172,17 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger, clock wayfarer.Cloc
 		return nil, err
 	}
 	return a, nil
+}
+
+// sqliteLockWait is how long a SQLite statement waits for the write lock:
+// no longer than the query time limit, so that a statement the store runs
+// without its context's watcher (sqlstore.DB.SetLockWait) still ends
+// within the limit; SQLite's default where the limit is longer or none.
+func sqliteLockWait(limit time.Duration) time.Duration {
+	if limit <= 0 || limit > sqlite.DefaultLockWait {
+		return sqlite.DefaultLockWait
+	}
+	return limit
 }
 
 // ErrMigrationsPending is Open's answer under NoMigrate when the database

@@ -246,3 +246,46 @@ func TestSaveQueryTimeoutRollsBack(t *testing.T) {
 		}
 	})
 }
+
+// An instance started with a short query time limit: the conditional save
+// of the person's own fields waits for a held lock no longer than the
+// limit, though on SQLite it runs without its context's watcher (the
+// engine's own lock wait is set to the limit), answers 503, resultCode
+// 420, and writes nothing; once the lock is gone the same save goes
+// through.
+func TestRowSaveWaitsNoLongerThanTheLimit(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	for _, e := range testserver.Engines() {
+		t.Run(e, func(t *testing.T) {
+			s := testserver.Start(t, testserver.Options{Engine: e, Config: func(c *app.Config) { c.QueryTimeout = limit }})
+			refs := loadRefs(t, s.App)
+			c := clientFor(t, s, "admin")
+			recNo := c.create(kenJSON(refs))
+			old := c.load(recNo)
+			edited := clone(t, old)
+			edited.Remarks = wayfarer.Some("aisle again")
+
+			release := lockForTest(t, s, "SELECT 1 FROM person WHERE rec_no = $1 FOR UPDATE", recNo)
+			start := time.Now()
+			m := wantResult(t, c.update(old, edited), 503, 420, "person")
+			// The engine's default wait for a lock is 10 s: the answer
+			// must come from the limit, not from that.
+			if took := time.Since(start); took < limit || took > 5*time.Second {
+				t.Errorf("the save answered after %v; the limit is %v", took, limit)
+			}
+			if want := "Saving the person took longer than the 300ms limit; nothing was saved, try again"; m["resultDescription"] != want {
+				t.Errorf("description %q, want %q", m["resultDescription"], want)
+			}
+			release()
+			if now := c.load(recNo); now.Remarks != old.Remarks {
+				t.Fatalf("the cut-off save wrote: remarks %v", now.Remarks)
+			}
+			if r := c.update(old, edited); r.Status != 200 {
+				t.Fatalf("the same save afterwards: %d %s", r.Status, r.Body)
+			}
+			if now := c.load(recNo); now.Remarks.Value != "aisle again" {
+				t.Fatalf("remarks %v after the save", now.Remarks)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -33,7 +34,17 @@ type Options struct {
 	// cache: 0 is DefaultMmapSize, a negative size none. docs/deployment.md,
 	// "SQLite: memory".
 	MmapSize int64
+	// LockWait is how long a statement waits for another connection's
+	// write lock before it fails (PRAGMA busy_timeout): 0 is
+	// DefaultLockWait. The server sets it to its query time limit when that
+	// is shorter, so that a statement run without a context's watcher
+	// still ends within the limit (sqlstore.DB.SetLockWait).
+	LockWait time.Duration
 }
+
+// DefaultLockWait is how long a statement waits for another connection's
+// write lock unless Options say otherwise.
+const DefaultLockWait = 10 * time.Second
 
 // DefaultMmapSize maps the file up to SQLite's own largest map (2 GB in
 // this build): every connection reads the same pages of the kernel's page
@@ -74,8 +85,14 @@ func OpenWith(path string, o Options) (*sqlstore.DB, error) {
 	case mmap < 0:
 		mmap = 0
 	}
+	wait := o.LockWait
+	if wait <= 0 {
+		wait = DefaultLockWait
+	}
+	// Whole milliseconds, rounded up: a wait never ends before LockWait.
+	waitMillis := strconv.FormatInt(int64((wait+time.Millisecond-1)/time.Millisecond), 10)
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(ON)", "synchronous(" + strings.ToUpper(sync) + ")",
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(" + waitMillis + ")", "foreign_keys(ON)", "synchronous(" + strings.ToUpper(sync) + ")",
 		"mmap_size(" + strconv.FormatInt(mmap, 10) + ")"} {
 		q.Add("_pragma", p)
 	}
@@ -93,5 +110,7 @@ func OpenWith(path string, o Options) (*sqlstore.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlstore.New(db, sqlstore.SQLite, sub), nil
+	store := sqlstore.New(db, sqlstore.SQLite, sub)
+	store.SetLockWait(wait)
+	return store, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // onEveryConnection opens a file with o and runs check on each connection
@@ -66,6 +67,21 @@ func TestMmapOnEveryConnection(t *testing.T) {
 		onEveryConnection(t, Options{MmapSize: tc.size}, func(c *sql.Conn, n int) {
 			if got := pragma[int64](t, c, "mmap_size"); got != tc.want {
 				t.Errorf("MmapSize %d: connection %d maps %d bytes, want %d", tc.size, n, got, tc.want)
+			}
+		})
+	}
+}
+
+// Every connection waits for another's write lock as long as the options
+// say (whole milliseconds, rounded up), 10 s by default.
+func TestLockWaitOnEveryConnection(t *testing.T) {
+	for _, tc := range []struct {
+		wait time.Duration
+		want int64 // PRAGMA busy_timeout, ms
+	}{{0, 10000}, {300 * time.Millisecond, 300}, {1500 * time.Microsecond, 2}} {
+		onEveryConnection(t, Options{LockWait: tc.wait}, func(c *sql.Conn, n int) {
+			if got := pragma[int64](t, c, "busy_timeout"); got != tc.want {
+				t.Errorf("LockWait %v: connection %d waits %d ms, want %d", tc.wait, n, got, tc.want)
 			}
 		})
 	}

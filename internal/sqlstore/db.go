@@ -26,6 +26,7 @@ type DB struct {
 	Dialect       Dialect
 	migrations    fs.FS
 	queryTimeout  atomic.Int64                 // time.Duration; see timeout.go
+	lockWait      time.Duration                // SetLockWait; see timeout.go
 	onRevoke      func(...wayfarer.Revocation) // OnRevoke
 	queryObserver QueryObserver                // SetQueryObserver
 	readPipeline  ReadPipeline                 // SetPipelines

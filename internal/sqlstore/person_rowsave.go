@@ -44,8 +44,10 @@ func (db *DB) UpdatePersonRow(ctx context.Context, scope wayfarer.Scope, recNo i
 	if db.readPipeline == nil || db.Dialect.requestSettings == "" {
 		// SQLite: the statement on its own, committed as it ends (as durable
 		// as a COMMIT); an Exec, not a query: database/sql watches a query's
-		// rows with a goroutine of their own.
-		n, err := db.execOnPrimary(ctx, q, args)
+		// rows with a goroutine of their own. Its one long wait can be for
+		// the write lock, which SQLite ends within the limit by itself
+		// (uncancelable).
+		n, err := db.execOnPrimary(db.uncancelable(ctx), q, args)
 		return n == 1, err
 	}
 	// PostgreSQL: with BEGIN, the request's settings and COMMIT, one round

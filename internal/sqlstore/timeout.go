@@ -24,6 +24,33 @@ import (
 // (serverTimeoutGrace), so the server's own error arrives first and the
 // connection goes back to the pool unharmed.
 
+// One exception on SQLite: modernc's driver watches a statement's context
+// with a goroutine of its own, started and woken for every statement
+// (about 30 µs of a 150 µs save of one field on two cores, BENCHMARKS.md).
+// A statement whose only long wait can be for the write lock (the
+// conditional save, UpdatePersonRow) runs without that watcher where the
+// engine ends such a wait by itself within the limit (SetLockWait,
+// uncancelable); past the limit the call answers the same
+// QueryTimeoutError.
+
+// SetLockWait says that the engine ends a statement's wait for another
+// connection's lock by itself after d (SQLite's busy_timeout); 0: it does
+// not (the default). Call it before serving.
+func (db *DB) SetLockWait(d time.Duration) { db.lockWait = d }
+
+// uncancelable is ctx for a statement whose only long wait is for a lock:
+// without its cancellation (and the driver's watcher) where the engine's
+// own lock wait ends within the query time limit, ctx itself otherwise.
+// The store call's bound still turns a failure past the deadline into
+// QueryTimeoutError (timedOut).
+func (db *DB) uncancelable(ctx context.Context) context.Context {
+	limit := db.QueryTimeout()
+	if db.lockWait <= 0 || (limit > 0 && db.lockWait > limit) {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 // serverTimeoutGrace is how much later than the server's statement_timeout
 // the caller's deadline falls, where the engine has one.
 const serverTimeoutGrace = 250 * time.Millisecond
@@ -96,7 +123,15 @@ func timedOut(parent, ctx context.Context, err error) bool {
 	if errors.As(err, &we) {
 		return false // an answer of the call itself
 	}
-	return errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded || isStatementTimeout(err)
+	return errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded || pastDeadline(ctx) || isStatementTimeout(err)
+}
+
+// pastDeadline reports whether ctx's deadline has passed, whether or not
+// its timer has fired yet: a statement run without ctx (uncancelable) that
+// failed waiting for a lock until then timed out.
+func pastDeadline(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // isStatementTimeout reports PostgreSQL's query_canceled (57014): its

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/wayfarerhq/wayfarer/internal/postgres"
 	"github.com/wayfarerhq/wayfarer/internal/sqlite"
@@ -28,6 +29,8 @@ type Options struct {
 	SQLiteSynchronous string
 	// SQLiteMmapSize is sqlite.Options.MmapSize; PostgreSQL ignores it.
 	SQLiteMmapSize int64
+	// SQLiteLockWait is sqlite.Options.LockWait; PostgreSQL ignores it.
+	SQLiteLockWait time.Duration
 }
 
 // Open opens the database dsn names: a postgres:// URL selects PostgreSQL,
@@ -48,7 +51,7 @@ func OpenWith(dsn string, o Options) (*sqlstore.DB, error) {
 	if IsPostgres(dsn) {
 		db, err = postgres.Open(dsn)
 	} else {
-		db, err = sqlite.OpenWith(sqlitePath(dsn), sqlite.Options{Synchronous: o.SQLiteSynchronous, MmapSize: o.SQLiteMmapSize})
+		db, err = sqlite.OpenWith(sqlitePath(dsn), sqlite.Options{Synchronous: o.SQLiteSynchronous, MmapSize: o.SQLiteMmapSize, LockWait: o.SQLiteLockWait})
 	}
 	if err != nil {
 		return nil, err
