@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -259,6 +260,40 @@ func TestUnsupportedMembers(t *testing.T) {
 	}
 }
 
+// The walk for unsupported members looks only where one can be, and finds
+// one however deep a type that holds itself nests it; many decodes at once
+// of a type never seen before all find it (the walk's plan of a type is
+// made once, never used half made).
+func TestUnsupportedMembersNested(t *testing.T) {
+	type node struct {
+		Name  wayfarer.Opt[string] `json:"name"`
+		Later wayfarer.Opt[string] `json:"later" wf:"unsupported"`
+		Kids  []*node              `json:"kids"`
+	}
+	type tree struct {
+		Root node `json:"root"`
+	}
+	body := []byte(`{"root":{"name":"a","kids":[{"name":"b"},{"kids":[{"name":"c","later":"x"}]}]}}`)
+	const want = "root.kids[1].kids[0].later: not yet supported by Wayfarer"
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			var v tree
+			if e := wayfarer.AsError(Strict.Decode(body, &v, "m")); e == nil || e.Code != contract.CodeNotSupported || e.Message != want {
+				t.Errorf("%v, want %q", e, want)
+			}
+		})
+	}
+	wg.Wait()
+	var v tree
+	if err := Strict.Decode([]byte(`{"root":{"kids":[{"kids":[{"later":null}]}]}}`), &v, "m"); err != nil {
+		t.Errorf("an empty unsupported member refused: %v", err)
+	}
+	if ms := unsupportedMembers(reflect.TypeFor[node]()); len(ms) != 2 || ms[0].name != "later" || ms[1].name != "kids" {
+		t.Errorf("walked members %+v, want later and kids", ms)
+	}
+}
+
 // A type that embeds another (Go embedding, or a field tagged ",embed")
 // replaces one of its members by declaring it again, as Go embedding does:
 // paths, unknown names and unsupported members follow the replacement.
@@ -324,5 +359,46 @@ func TestParseUnknownFields(t *testing.T) {
 	}
 	if _, err := ParseUnknownFields("ignore"); err == nil {
 		t.Error("ignore accepted")
+	}
+}
+
+// Whole numbers: a plain integer is read on a short way, every other form
+// goes the general way, and both answer as the general way always has
+// (these answers were recorded before the short way existed).
+func TestWholeNumbers(t *testing.T) {
+	type rec struct {
+		A wayfarer.Opt[int64] `json:"a"`
+		B wayfarer.Opt[int]   `json:"b"`
+		C []struct {
+			D wayfarer.Opt[int64] `json:"d"`
+		} `json:"c"`
+	}
+	for body, want := range map[string]string{
+		`{"a":-0,"b":7}`:             "",
+		`{"a" : 12 , "b":-3 }`:       "",
+		"{\"a\":\n\t12\r\n}":         "",
+		`{"a":9223372036854775807}`:  "",
+		`{"a":-9223372036854775808}`: "",
+		`{"c":[{"d":5},{"d":null}]}`: "",
+		`{"a":1.5}`:                  "Error deserializing Json: expected a whole number, found a number. Path 'a'.",
+		`{"b":1e2}`:                  "Error deserializing Json: expected a whole number, found a number. Path 'b'.",
+		`{"c":[{},{"d":1.0}]}`:       "Error deserializing Json: expected a whole number, found a number. Path 'c[1].d'.",
+		`{"a":9223372036854775808}`:  "Error deserializing Json: expected a whole number, found a number. Path 'a'.",
+		`{"a":"1"}`:                  "Error deserializing Json: expected a whole number, found a string. Path 'a'.",
+		`{"a":01}`:                   "Error deserializing Json: invalid character '1' after object value (expecting ',' or '}'). Line 1, position 7.",
+		`{"a":2.}`:                   "Error deserializing Json: invalid character '}' in number (expecting digit). Path 'a', line 1, position 8.",
+		`{"a":12`:                    "Error deserializing Json: the body ends before the JSON value does. Line 1, position 8.",
+		`{"a":-`:                     "Error deserializing Json: the body ends before the JSON value does. Path 'a', line 1, position 6.",
+	} {
+		var v rec
+		err := Strict.Decode([]byte(body), &v, "m")
+		if e := wayfarer.AsError(err); want == "" && err != nil || want != "" && (e == nil || e.Message != want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	var v rec
+	if err := Strict.Decode([]byte(`{"a":-0,"b":7,"c":[{"d":5},{"d":null}]}`), &v, "m"); err != nil ||
+		v.A != wayfarer.Some[int64](0) || v.B != wayfarer.Some(7) || v.C[0].D != wayfarer.Some[int64](5) || v.C[1].D != wayfarer.Null[int64]() {
+		t.Errorf("%+v %v", v, err)
 	}
 }

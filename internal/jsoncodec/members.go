@@ -258,7 +258,8 @@ func findUnsupported(v reflect.Value, path string) string {
 	return ""
 }
 
-// unsupportedIn walks v; the path is built only for what it finds.
+// unsupportedIn walks v, looking only where a tagged member can be
+// (unsupportedMembers); the path is built only for what it finds.
 func unsupportedIn(v reflect.Value) (bool, string) {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -266,16 +267,16 @@ func unsupportedIn(v reflect.Value) (bool, string) {
 			return unsupportedIn(v.Elem())
 		}
 	case reflect.Slice, reflect.Array:
+		if !mayHoldUnsupported(v.Type().Elem(), nil) {
+			return false, ""
+		}
 		for i := range v.Len() {
 			if found, p := unsupportedIn(v.Index(i)); found {
 				return true, "[" + strconv.Itoa(i) + "]" + p
 			}
 		}
 	case reflect.Struct:
-		if isOpt(v.Type()) {
-			return false, "" // a value: nothing inside is a member
-		}
-		for _, m := range membersOf(v.Type()) {
+		for _, m := range unsupportedMembers(v.Type()) {
 			f, err := v.FieldByIndexErr(m.index)
 			if err != nil {
 				continue // inside a nil embedded pointer
@@ -289,6 +290,66 @@ func unsupportedIn(v reflect.Value) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// unsupportedMembers are the members of struct type t, in order, that are
+// tagged wf:"unsupported" or whose values may hold such a member: the
+// others (texts, numbers, Opt values, most of a record) are not walked.
+// Each decoded body is walked, so this is worked out once per type.
+func unsupportedMembers(t reflect.Type) []member {
+	if v, ok := unsupportedCache.Load(t); ok {
+		return v.([]member)
+	}
+	ms := planUnsupported(t, nil)
+	unsupportedCache.Store(t, ms)
+	return ms
+}
+
+var unsupportedCache sync.Map // reflect.Type -> []member
+
+// planUnsupported works unsupportedMembers out; visiting holds the types
+// whose plan is being made, which may hold a tagged member (a type that
+// holds itself). Only whole plans are cached, so a concurrent decode never
+// sees one half made.
+func planUnsupported(t reflect.Type, visiting map[reflect.Type]bool) []member {
+	if isOpt(t) {
+		return nil
+	}
+	if visiting == nil {
+		visiting = map[reflect.Type]bool{}
+	}
+	visiting[t] = true
+	defer delete(visiting, t)
+	var ms []member
+	for _, m := range membersOf(t) {
+		if m.unsupported || mayHoldUnsupported(m.typ, visiting) {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// mayHoldUnsupported reports whether a value of type t can hold a member
+// tagged wf:"unsupported": an interface can hold anything.
+func mayHoldUnsupported(t reflect.Type, visiting map[reflect.Type]bool) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return mayHoldUnsupported(t.Elem(), visiting)
+	case reflect.Struct:
+		if visiting[t] {
+			return true
+		}
+		if visiting == nil {
+			return len(unsupportedMembers(t)) > 0
+		}
+		if v, ok := unsupportedCache.Load(t); ok {
+			return len(v.([]member)) > 0
+		}
+		return len(planUnsupported(t, visiting)) > 0
+	}
+	return false
 }
 
 var optCache sync.Map // reflect.Type -> bool
