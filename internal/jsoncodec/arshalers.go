@@ -180,7 +180,9 @@ func plainInt(b []byte, digits int) bool {
 	if n := i - start; n == 0 || n > digits {
 		return false
 	}
-	return i == len(b) || b[i] != '.' && b[i] != 'e' && b[i] != 'E'
+	// Something must follow (a number that ends the input may go on in
+	// what the decoder has not read yet): the general way decides then.
+	return i < len(b) && b[i] != '.' && b[i] != 'e' && b[i] != 'E'
 }
 
 // readString reads a string and checks it for control characters; anything
