@@ -254,7 +254,9 @@ func TestSaveQueryTimeoutRollsBack(t *testing.T) {
 // 420, and writes nothing; once the lock is gone the same save goes
 // through.
 func TestRowSaveWaitsNoLongerThanTheLimit(t *testing.T) {
-	const limit = 300 * time.Millisecond
+	// A limit the test's other calls (login, create, load) keep well
+	// within on a slow machine under the race detector.
+	const limit = time.Second
 	for _, e := range testserver.Engines() {
 		t.Run(e, func(t *testing.T) {
 			s := testserver.Start(t, testserver.Options{Engine: e, Config: func(c *app.Config) { c.QueryTimeout = limit }})
@@ -273,7 +275,7 @@ func TestRowSaveWaitsNoLongerThanTheLimit(t *testing.T) {
 			if took := time.Since(start); took < limit || took > 5*time.Second {
 				t.Errorf("the save answered after %v; the limit is %v", took, limit)
 			}
-			if want := "Saving the person took longer than the 300ms limit; nothing was saved, try again"; m["resultDescription"] != want {
+			if want := "Saving the person took longer than the 1s limit; nothing was saved, try again"; m["resultDescription"] != want {
 				t.Errorf("description %q, want %q", m["resultDescription"], want)
 			}
 			release()
