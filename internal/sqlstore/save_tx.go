@@ -20,7 +20,16 @@ type saveTx struct {
 	conn      *sql.Conn
 	tx        *sql.Tx
 	pipelined bool // begun by the SavePipeline: lastExec may commit with it
+	// committed: the server answered the COMMIT sent with the last write
+	// (lastExec); what database/sql's own end of the transaction says
+	// after that (a context that ended a moment later) cannot undo it.
+	committed bool
 }
+
+// afterPipelinedCommit, when set (by tests), runs once the COMMIT sent
+// with a save's last write was answered, before database/sql's end of the
+// transaction.
+var afterPipelinedCommit func()
 
 // save runs a request's save: reads, then fn, committed unless either
 // fails (then nothing of it stays).
@@ -40,7 +49,14 @@ func (db *DB) save(ctx context.Context, reads []ReadStep, fn func(s *saveTx) err
 		if s.tx, err = conn.BeginTx(AdoptOpenTx(ctx), nil); err != nil {
 			return err
 		}
-		return runTx(s.tx, func(*sql.Tx) error { return fn(s) })
+		err := runTx(s.tx, func(*sql.Tx) error { return fn(s) })
+		if err != nil && s.committed {
+			// Only database/sql's Commit can fail after lastExec's COMMIT
+			// (nothing may follow it in fn), and it had nothing to send:
+			// the save is written, and its answer must say so.
+			return nil
+		}
+		return err
 	}
 	ctx = db.withRequestSettings(ctx)
 	if s.tx, err = conn.BeginTx(ctx, nil); err != nil {
@@ -62,7 +78,14 @@ func (db *DB) save(ctx context.Context, reads []ReadStep, fn func(s *saveTx) err
 // database/sql's side: nothing may follow it in fn.
 func (s *saveTx) lastExec(ctx context.Context, query string, args []any) error {
 	if s.pipelined && s.db.savePipeline.Commit != nil {
-		return s.db.savePipeline.Commit(ctx, s.conn, []ReadStep{{SQL: query, Args: args}})
+		if err := s.db.savePipeline.Commit(ctx, s.conn, []ReadStep{{SQL: query, Args: args}}); err != nil {
+			return err
+		}
+		s.committed = true
+		if afterPipelinedCommit != nil {
+			afterPipelinedCommit()
+		}
+		return nil
 	}
 	_, err := s.db.execFixed(ctx, s.tx, query, args)
 	return err

@@ -48,3 +48,11 @@ func SettingsForTest(db *DB, ctx context.Context, search bool) context.Context {
 func ReadStepsForTest(ctx context.Context, db *DB, steps []ReadStep) error {
 	return db.readSteps(ctx, db.primary, steps)
 }
+
+// SetAfterPipelinedCommitForTest runs fn once the COMMIT sent with a save's
+// last write was answered (PostgreSQL), before database/sql ends its side.
+func SetAfterPipelinedCommitForTest(fn func()) (restore func()) {
+	old := afterPipelinedCommit
+	afterPipelinedCommit = fn
+	return func() { afterPipelinedCommit = old }
+}
