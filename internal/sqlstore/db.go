@@ -37,6 +37,9 @@ type DB struct {
 	// trigramLimit overrides the package's trigramLimit when set (tests:
 	// the path of too many trigram candidates on a small table).
 	trigramLimit atomic.Pointer[int]
+	// deepPageFrom overrides the package's deepPageFrom when set (tests:
+	// the deep page form on small tables).
+	deepPageFrom atomic.Pointer[int64]
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

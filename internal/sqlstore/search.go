@@ -247,7 +247,11 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 			}
 		}
 	}
-	return db.runSearch(ctx, handle, "person search", db.buildSearch(sc, c, opt), &c.BaseCriteria, cont)
+	q := db.buildSearch(sc, c, opt)
+	if db.deepPage(c) {
+		q.rows = deepPageRows(q.rows) // the fingerprint builds the search anew: the same either way
+	}
+	return db.runSearch(ctx, handle, "person search", q, &c.BaseCriteria, cont)
 }
 
 // continuationKeys are what a page of a continued search (a person search

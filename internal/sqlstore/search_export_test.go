@@ -20,6 +20,9 @@ func SearchSQLForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *wayfare
 		return "", nil, err
 	}
 	q := db.buildSearch(sc, c, opt)
+	if db.deepPage(c) {
+		q.rows = deepPageRows(q.rows)
+	}
 	query, args := q.rows.Build(db.Dialect)
 	return query, args, nil
 }
@@ -55,4 +58,11 @@ func SetAfterPipelinedCommitForTest(fn func()) (restore func()) {
 	old := afterPipelinedCommit
 	afterPipelinedCommit = fn
 	return func() { afterPipelinedCommit = old }
+}
+
+// SetDeepPageFromForTest moves, for db only, the startingRow from which a
+// person search takes the deep page form.
+func SetDeepPageFromForTest(db *DB, n int64) (restore func()) {
+	old := db.deepPageFrom.Swap(&n)
+	return func() { db.deepPageFrom.Store(old) }
 }
