@@ -44,8 +44,12 @@ type Dialect struct {
 	probeTrigrams bool
 	// sparseTrigrams: a positive commValue Contains asks the trigram index
 	// (pg_trgm) for at most three trigrams of the fragment and checks the
-	// whole fragment on the rows it offers (commValueCond).
+	// whole fragment on the rows it offers (commValueCond); the search
+	// sizes it up first (probeContains).
 	sparseTrigrams bool
+	// candidateIDs selects the ids of a JSON array of whole numbers given
+	// as its one argument (the candidates of searchOptions).
+	candidateIDs string
 	// probeChildren: child-row filters are sized up first and run as
 	// p.rec_no IN (...) when few rows pass (childFilter); SQLite walks the
 	// persons for an EXISTS whatever it costs, PostgreSQL's planner picks
@@ -138,12 +142,14 @@ type Dialect struct {
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true,
-		foldKeys:  map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
-		bulkBegin: "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
+		candidateIDs: "SELECT value FROM json_each(?)",
+		foldKeys:     map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
+		bulkBegin:    "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
 		dropHistograms: sqliteDropHistograms, deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, sparseTrigrams: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
+		candidateIDs:    "SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(? AS json))",
 		bulkBegin:       "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off",
 		bulkBuild:       "SET maintenance_work_mem = '256MB'",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",

@@ -50,7 +50,7 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 		// subquery is uncorrelated, so it runs once.
 		conds := And(commConds(d, c)...)
 		w = append(w, Expr{SQL: "p.rec_no IN (SELECT cm.person_id FROM communication cm WHERE cm.agency_id = ? AND " +
-			"cm.rec_no IN (SELECT value FROM json_each(?)) AND " + conds.SQL + ")",
+			"cm.rec_no IN (" + d.candidateIDs + ") AND " + conds.SQL + ")",
 			Args: append([]any{sc.AgencyID, opt.commCandidates}, conds.Args...)})
 	}
 	if c.ProfileRecNo.Active() {

@@ -186,10 +186,18 @@ var childProbeLimit = 2000
 
 // searchOptions sizes up, on SQLite, what the indexes offer: the trigram
 // candidates of a positive commValue filter, and the rows passing each child
-// filter. PostgreSQL plans both itself (its semi-joins start from the
-// smaller side), so there the statement keeps its EXISTS form.
+// filter. PostgreSQL plans the child filters itself (its semi-joins start
+// from the smaller side), so there the statement keeps their EXISTS form;
+// only a commValue Contains is sized up first (probeContains).
 func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (searchOptions, error) {
 	var opt searchOptions
+	if db.Dialect.sparseTrigrams {
+		candidates, err := db.probeContains(ctx, handle, sc.AgencyID, c)
+		if err != nil {
+			return opt, err
+		}
+		opt.commCandidates = candidates
+	}
 	if db.Dialect.probeTrigrams {
 		match, candidates, err := db.probeTrigrams(ctx, handle, c)
 		if err != nil {
@@ -257,34 +265,61 @@ func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.Sea
 		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
 	defer release()
-	limit := trigramLimit
-	if n := db.trigramLimit.Load(); n != nil {
-		limit = *n
-	}
-	rows, err := st.QueryContext(ctx, match, limit+1)
+	list := db.newCandidateList()
+	rows, err := st.QueryContext(ctx, match, list.limit+1)
 	if err != nil {
 		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
 	defer rows.Close()
-	ids := []byte{'['}
-	n := 0
-	for rows.Next() {
+	for rows.Next() && !list.full() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 		}
-		if n++; n > limit {
-			return match, "", nil
-		}
-		if n > 1 {
-			ids = append(ids, ',')
-		}
-		ids = strconv.AppendInt(ids, id, 10)
+		list.add(id)
 	}
 	if err := rows.Err(); err != nil {
 		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
-	return match, string(append(ids, ']')), nil
+	return match, list.json(), nil
+}
+
+// candidateList collects a probe's ids, up to trigramLimit of them (the
+// DB's override in tests), as a JSON array.
+type candidateList struct {
+	ids   []byte
+	n     int
+	limit int
+}
+
+func (db *DB) newCandidateList() *candidateList {
+	limit := trigramLimit
+	if n := db.trigramLimit.Load(); n != nil {
+		limit = *n
+	}
+	return &candidateList{ids: []byte{'['}, limit: limit}
+}
+
+// add appends id; past the limit the list is full and keeps nothing more.
+func (l *candidateList) add(id int64) {
+	if l.n++; l.n > l.limit {
+		return
+	}
+	if l.n > 1 {
+		l.ids = append(l.ids, ',')
+	}
+	l.ids = strconv.AppendInt(l.ids, id, 10)
+}
+
+// full reports whether more ids came than the limit.
+func (l *candidateList) full() bool { return l.n > l.limit }
+
+// json is the ids as a JSON array, "" when there were too many.
+func (l *candidateList) json() string {
+	if l.full() {
+		return ""
+	}
+	return string(append(l.ids, ']'))
 }
 
 // trigramQuery is the FTS5 query whose matches include every value the

@@ -463,6 +463,32 @@ func testSearchTrigramCandidates(t *testing.T, engine string) {
 		}
 		restore()
 	}
+	// Both engines start from the candidates when few: SQLite's from the
+	// FTS5 index, PostgreSQL's from a probe of a fragment longer than its
+	// one piece (probeContains): "sen@" ("sen", as "0199" "019"), not
+	// "ryan.jensen" (three pieces) or "off" (its own piece).
+	fromCandidates := func(body string) bool {
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["lastName"],`+body+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := sqlstore.SearchSQLForTest(context.Background(), db, wayfarer.Scope{AgencyID: w.agency}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Contains(q, "cm.rec_no IN (SELECT")
+	}
+	for body, want := range map[string]bool{
+		`"commValue":{"value":["ryan.jensen"],"compareCondition":6}`:  engine == "sqlite",
+		`"commValue":{"value":["sen@"],"compareCondition":6}`:         true,
+		`"commValue":{"value":["0199","xyz"],"compareCondition":6}`:   true,
+		`"commValue":{"value":["off"],"compareCondition":6}`:          engine == "sqlite",
+		`"commValue":{"value":["ryan.jensen"],"compareCondition":10}`: false,
+	} {
+		if got := fromCandidates(body); got != want {
+			t.Errorf("%s: from the candidates %v, want %v", body, got, want)
+		}
+	}
 	mustExec(t, db, "DELETE FROM communication WHERE value = '555-0199'")
 	if got := names(`"commValue":{"value":["0199"],"compareCondition":6}`); got != "" {
 		t.Errorf("after delete: %q", got)
