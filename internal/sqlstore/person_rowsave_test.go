@@ -17,14 +17,9 @@ import (
 func TestUpdatePersonRow(t *testing.T) {
 	for _, engine := range searchEngines() {
 		t.Run(engine, func(t *testing.T) {
-			db := openSearchDB(t, engine)
-			w := newWorld(t, db)
 			year := int64(1980)
-			ps := []sqlstore.BulkPerson{{LastName: i64str("Abler"), BirthdayYear: &year, ActiveStatus: 1, Created: time.Now(), Modified: time.Now()}}
-			w.insert(t, db, w.agency, ps)
+			db, sc, recNo := onePerson(t, engine, sqlstore.BulkPerson{BirthdayYear: &year})
 			ctx := context.Background()
-			sc := wayfarer.Scope{AgencyID: w.agency}
-			recNo := ps[0].RecNo
 			load := func() *wayfarer.Person {
 				t.Helper()
 				p, err := db.LoadPerson(ctx, sc, recNo)
@@ -57,9 +52,9 @@ func TestUpdatePersonRow(t *testing.T) {
 			refused := map[string]bool{
 				"a stale value":   save(sc, expectLast("Abler"), renamed("Cole"), "lastName"),
 				"another version": save(sc, expectLast("Baker", v0, v0+5), renamed("Cole"), "lastName"),
-				"another agency":  save(wayfarer.Scope{AgencyID: w.agency + 1}, expectLast("Baker"), renamed("Cole"), "lastName"),
-				"another branch":  save(wayfarer.Scope{AgencyID: w.agency, OnlyBranch: true, BranchID: &recNo}, expectLast("Baker"), renamed("Cole"), "lastName"),
-				"no advisors":     save(wayfarer.Scope{AgencyID: w.agency, OnlySelf: true}, expectLast("Baker"), renamed("Cole"), "lastName"),
+				"another agency":  save(wayfarer.Scope{AgencyID: sc.AgencyID + 1}, expectLast("Baker"), renamed("Cole"), "lastName"),
+				"another branch":  save(wayfarer.Scope{AgencyID: sc.AgencyID, OnlyBranch: true, BranchID: &recNo}, expectLast("Baker"), renamed("Cole"), "lastName"),
+				"no advisors":     save(wayfarer.Scope{AgencyID: sc.AgencyID, OnlySelf: true}, expectLast("Baker"), renamed("Cole"), "lastName"),
 				"null where a value is stored": save(sc, wayfarer.RowExpect{Old: &wayfarer.Person{LastName: wayfarer.Null[string]()}, Fields: []string{"lastName"}},
 					renamed("Cole"), "lastName"),
 				"null in a column that has a default": save(sc, wayfarer.RowExpect{Old: &wayfarer.Person{ActiveStatus: wayfarer.Null[int]()}, Fields: []string{"activeStatus"}},
@@ -91,4 +86,19 @@ func TestUpdatePersonRow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// onePerson is a store on a fresh database of engine holding p (last name
+// Abler unless set, active), the scope of its agency and its recNo.
+func onePerson(t *testing.T, engine string, p sqlstore.BulkPerson) (*sqlstore.DB, wayfarer.Scope, int64) {
+	t.Helper()
+	db := openSearchDB(t, engine)
+	w := newWorld(t, db)
+	if p.LastName == nil {
+		p.LastName = i64str("Abler")
+	}
+	p.ActiveStatus, p.Created, p.Modified = 1, time.Now(), time.Now()
+	ps := []sqlstore.BulkPerson{p}
+	w.insert(t, db, w.agency, ps)
+	return db, wayfarer.Scope{AgencyID: w.agency}, ps[0].RecNo
 }

@@ -17,13 +17,8 @@ import (
 func TestSaveAnsweredCommittedStaysCommitted(t *testing.T) {
 	for _, engine := range searchEngines() {
 		t.Run(engine, func(t *testing.T) {
-			db := openSearchDB(t, engine)
-			w := newWorld(t, db)
-			ps := []sqlstore.BulkPerson{{LastName: i64str("Abler"), ActiveStatus: 1, Created: time.Now(), Modified: time.Now()}}
-			w.insert(t, db, w.agency, ps)
+			db, sc, recNo := onePerson(t, engine, sqlstore.BulkPerson{})
 			ctx := context.Background()
-			sc := wayfarer.Scope{AgencyID: w.agency}
-			recNo := ps[0].RecNo
 
 			const limit = 200 * time.Millisecond
 			db.SetQueryTimeout(limit)

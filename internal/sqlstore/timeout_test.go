@@ -18,21 +18,17 @@ import (
 func TestStoreCallsAnswerQueryTimeout(t *testing.T) {
 	for _, engine := range searchEngines() {
 		t.Run(engine, func(t *testing.T) {
-			db := openSearchDB(t, engine)
-			w := newWorld(t, db)
-			ps := []sqlstore.BulkPerson{{LastName: i64str("Abler"), ActiveStatus: 1, Created: time.Now(), Modified: time.Now()}}
-			w.insert(t, db, w.agency, ps)
+			db, sc, recNo := onePerson(t, engine, sqlstore.BulkPerson{})
 			ctx := context.Background()
-			sc := wayfarer.Scope{AgencyID: w.agency}
 			c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo","summaryCount"]}`))
 			if err != nil {
 				t.Fatal(err)
 			}
 			calls := map[string]func() error{
 				"SearchPersons": func() error { _, err := db.SearchPersons(ctx, sc, c); return err },
-				"LoadPerson":    func() error { _, err := db.LoadPerson(ctx, sc, ps[0].RecNo); return err },
+				"LoadPerson":    func() error { _, err := db.LoadPerson(ctx, sc, recNo); return err },
 				"UpdatePerson": func() error {
-					return db.UpdatePerson(ctx, sc, ps[0].RecNo, true, func(*wayfarer.Person) (*wayfarer.PersonWrite, error) {
+					return db.UpdatePerson(ctx, sc, recNo, true, func(*wayfarer.Person) (*wayfarer.PersonWrite, error) {
 						return &wayfarer.PersonWrite{Changes: &wayfarer.PersonChanges{}}, nil
 					})
 				},
