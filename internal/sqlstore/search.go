@@ -248,7 +248,7 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		}
 	}
 	q := db.buildSearch(sc, c, opt)
-	if db.deepPage(c) {
+	if db.deepPage(c, q.rows) {
 		q.rows = deepPageRows(q.rows) // the fingerprint builds the search anew: the same either way
 	}
 	return db.runSearch(ctx, handle, "person search", q, &c.BaseCriteria, cont)

@@ -20,22 +20,27 @@ import "github.com/wayfarerhq/wayfarer/internal/wayfarer"
 // row's read), and answers in the same time either way.
 //
 // Only for a search whose rows are persons (no child group shown: those
-// rows are a person's children, several per person) and from
-// deepPageFrom rows on: the page's reads by primary key (about 0.2 ms)
-// cost what the name column's work for 1,000-2,000 skipped rows does.
+// rows are a person's children, several per person), for a page of a
+// bounded size that starts at deepPageFrom rows or more, and at least
+// deepPageRatio times its size: each of the page's reads by primary key
+// (about 4 µs warm) costs what the name column's work for some 30 skipped
+// rows does (about 120 ns each), so a large page deep in few rows would
+// lose.
+const (
+	deepPageFrom  = 2000
+	deepPageRatio = 40
+)
 
-// deepPageFrom is the startingRow from which a person search takes the deep
-// page form (DB.deepPageFrom overrides it in tests).
-const deepPageFrom = 1000
-
-// deepPage reports whether c's page is a deep one (see above).
-func (db *DB) deepPage(c *wayfarer.SearchCriteria) bool {
-	from := int64(deepPageFrom)
-	if n := db.deepPageFrom.Load(); n != nil {
-		from = *n
+// deepPage reports whether rows, the page of search c, is a deep one (see
+// above). DB.deepPageFrom, set in tests, replaces both bounds.
+func (db *DB) deepPage(c *wayfarer.SearchCriteria, rows Select) bool {
+	if c.Distinct || c.ShowsGroup(wayfarer.GroupCard) || c.ShowsGroup(wayfarer.GroupTag) || c.ShowsGroup(wayfarer.GroupActionItem) || rows.Limit == nil {
+		return false
 	}
-	return c.StartingRow >= from && !c.Distinct &&
-		!c.ShowsGroup(wayfarer.GroupCard) && !c.ShowsGroup(wayfarer.GroupTag) && !c.ShowsGroup(wayfarer.GroupActionItem)
+	if n := db.deepPageFrom.Load(); n != nil {
+		return c.StartingRow >= *n
+	}
+	return c.StartingRow >= deepPageFrom && c.StartingRow >= deepPageRatio**rows.Limit
 }
 
 // deepPageRows is rows, a person search's page (from person p, its

@@ -70,7 +70,8 @@ func TestSearchDeepPage(t *testing.T) {
 				{`{"includeCols":[` + cols + `],"startingRow":10,"rowCount":40}`, true},
 				{`{"includeCols":["recNo","name"],"startingRow":500,"rowCount":25}`, true},
 				{`{"includeCols":["recNo","name","summaryCount"],"startingRow":900,"rowCount":200}`, true},
-				{`{"lastName":{"value":["B"],"compareCondition":5},"includeCols":["recNo","name","primaryEmail","tags","birthdayYear"],"startingRow":3}`, true},
+				{`{"lastName":{"value":["B"],"compareCondition":5},"includeCols":["recNo","name","primaryEmail","tags","birthdayYear"],"startingRow":3,"rowCount":10}`, true},
+				{`{"includeCols":["recNo","name"],"startingRow":3}`, false}, // no page size: the rest of the rows
 				{`{"includeCols":["recNo","name"],"startingRow":2000,"rowCount":5}`, true},
 				{`{"includeCols":["recNo","name","cardNumber"],"startingRow":50,"rowCount":20}`, false},
 				{`{"includeCols":["lastName"],"distinct":true,"startingRow":5,"rowCount":20}`, false},
@@ -85,9 +86,20 @@ func TestSearchDeepPage(t *testing.T) {
 				}
 			}
 
-			// The default: from 1,000 rows on.
-			if _, took := search(`{"includeCols":["recNo","name"],"startingRow":999,"rowCount":5}`, "", 1000); took {
-				t.Error("startingRow 999 took the deep page form")
+			// The defaults: from 2,000 rows on, and 40 pages.
+			for body, want := range map[string]bool{
+				`{"includeCols":["recNo","name"],"startingRow":1999,"rowCount":5}`:  false,
+				`{"includeCols":["recNo","name"],"startingRow":2000,"rowCount":50}`: true,
+				`{"includeCols":["recNo","name"],"startingRow":2000,"rowCount":51}`: false,
+			} {
+				c := criteria(body) // no override set: the package's bounds
+				q, _, err := sqlstore.SearchSQLForTest(ctx, db, scope, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if took := strings.Contains(q, "pg JOIN person p"); took != want {
+					t.Errorf("%s: deep page form %v, want %v", body, took, want)
+				}
 			}
 			// A deep page's continuation goes on where the next offset
 			// page starts.

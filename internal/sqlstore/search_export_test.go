@@ -20,7 +20,7 @@ func SearchSQLForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *wayfare
 		return "", nil, err
 	}
 	q := db.buildSearch(sc, c, opt)
-	if db.deepPage(c) {
+	if db.deepPage(c, q.rows) {
 		q.rows = deepPageRows(q.rows)
 	}
 	query, args := q.rows.Build(db.Dialect)
