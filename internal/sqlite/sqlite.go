@@ -98,7 +98,7 @@ func OpenWith(path string, o Options) (*sqlstore.DB, error) {
 	}
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", sqlstore.SQLiteFileURI(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -84,5 +85,46 @@ func TestLockWaitOnEveryConnection(t *testing.T) {
 				t.Errorf("LockWait %v: connection %d waits %d ms, want %d", tc.wait, n, got, tc.want)
 			}
 		})
+	}
+}
+
+// A file name is a file name, whatever it holds: the connection string is
+// a URI, where "?" starts the parameters (the pragmas), "#" a fragment and
+// "%" an escape, so each is escaped. Before, "a?b.db" opened "a" without
+// WAL or foreign keys.
+func TestFileNameWithURICharacters(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a?b.db", "c#d.db", "e%20f.db", "g%zz.db", "h &i=j.db"} {
+		path := filepath.Join(dir, name)
+		db, err := Open(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c, err := db.Primary().Conn(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := c.ExecContext(context.Background(), "CREATE TABLE x (y INTEGER)"); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		journal, fk := pragma[string](t, c, "journal_mode"), pragma[int](t, c, "foreign_keys")
+		c.Close()
+		db.Close()
+		if journal != "wal" || fk != 1 {
+			t.Errorf("%s: journal_mode %q, foreign_keys %d", name, journal, fk)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	for _, n := range names {
+		if n == "a" || n == "c" || n == "e f.db" {
+			t.Errorf("a file named %q was created (all: %q)", n, names)
+		}
 	}
 }

@@ -93,7 +93,7 @@ func (b *trigramBuild) build(ctx context.Context, drv driver.Driver, mainPath, c
 	// syncs. A small page cache: the build appends, and 32 MiB (the load
 	// connection's) took the loader from 242 to 280 MB at 1,000,000
 	// persons (target 6: 300) for no speed.
-	db := sql.OpenDB(dsnConnector{drv, "file:" + b.path +
+	db := sql.OpenDB(dsnConnector{drv, SQLiteFileURI(b.path) +
 		"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=cache_size(-8192)"})
 	defer db.Close()
 	db.SetMaxOpenConns(1)

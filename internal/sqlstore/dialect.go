@@ -318,3 +318,13 @@ func (db *DB) Exclusive(ctx context.Context, name string, fn func(context.Contex
 	}()
 	return fn(ctx)
 }
+
+// SQLiteFileURI is the "file:" URI of the SQLite file at path, for a
+// connection string that adds parameters after it: what a file name may
+// hold and the URI reads otherwise is escaped ("?" starts the parameters,
+// for the driver's split and SQLite's both; "#" a fragment; "%" an
+// escape), and SQLite decodes it back. Unescaped, "a?b.db" opened "a",
+// without the pragmas.
+func SQLiteFileURI(path string) string { return "file:" + sqliteURIPath.Replace(path) }
+
+var sqliteURIPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
