@@ -36,12 +36,7 @@ func testJSONDecode(body []byte, v any) error {
 
 func (c personClient) createActivity(body string) int64 {
 	c.t.Helper()
-	r := c.do("POST", "/activity", body)
-	m := wantResult(c.t, r, 200, 0, "")
-	if m["resultDescription"] != "Activity created" {
-		c.t.Fatalf("%s", r.Body)
-	}
-	return int64(m["recNo"].(float64))
+	return c.createAt("/activity", body, "Activity created")
 }
 
 func (c personClient) activitySearch(body string) []map[string]any {

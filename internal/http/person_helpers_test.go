@@ -142,9 +142,16 @@ func onePerson(t *testing.T, r *testserver.Response) *wayfarer.Person {
 // create POSTs a new person and returns its recNo.
 func (c personClient) create(body any) int64 {
 	c.t.Helper()
-	r := c.do("POST", "/person", body)
+	return c.createAt("/person", body, "Person created")
+}
+
+// createAt POSTs a new record to path, wants its resultDescription to be
+// created, and returns its recNo.
+func (c personClient) createAt(path string, body any, created string) int64 {
+	c.t.Helper()
+	r := c.do("POST", path, body)
 	m := wantResult(c.t, r, 200, 0, "")
-	if m["resultDescription"] != "Person created" {
+	if m["resultDescription"] != created {
 		c.t.Fatalf("body %s", r.Body)
 	}
 	return int64(m["recNo"].(float64))

@@ -247,11 +247,19 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 			}
 		}
 	}
+	return db.runSearch(ctx, handle, "person search", db.searchStatement(sc, c, opt), &c.BaseCriteria, cont)
+}
+
+// searchStatement is the statement a person search runs: buildSearch's,
+// in the deep page form where it applies (search_deep.go). The
+// continuation's fingerprint builds the search anew, without the form:
+// the same search either way.
+func (db *DB) searchStatement(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) searchQuery {
 	q := db.buildSearch(sc, c, opt)
 	if db.deepPage(c, q.rows) {
-		q.rows = deepPageRows(q.rows) // the fingerprint builds the search anew: the same either way
+		q.rows = deepPageRows(q.rows)
 	}
-	return db.runSearch(ctx, handle, "person search", q, &c.BaseCriteria, cont)
+	return q
 }
 
 // continuationKeys are what a page of a continued search (a person search

@@ -19,10 +19,7 @@ func SearchSQLForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *wayfare
 	if err != nil {
 		return "", nil, err
 	}
-	q := db.buildSearch(sc, c, opt)
-	if db.deepPage(c, q.rows) {
-		q.rows = deepPageRows(q.rows)
-	}
+	q := db.searchStatement(sc, c, opt)
 	query, args := q.rows.Build(db.Dialect)
 	return query, args, nil
 }

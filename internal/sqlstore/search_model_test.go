@@ -307,12 +307,12 @@ func (w *world) search(sc wayfarer.Scope, c *wayfarer.SearchCriteria) *wayfarer.
 	}
 	cmpRow := func(x, y modelRow) int {
 		for i := range x.keys {
-			if r := cmpNullStr(x.keys[i], y.keys[i]); r != 0 {
+			if r := cmpNull(x.keys[i], y.keys[i]); r != 0 {
 				return r
 			}
 		}
 		for i := range x.ids {
-			if r := cmpNullInt(x.ids[i], y.ids[i]); r != 0 {
+			if r := cmpNull(x.ids[i], y.ids[i]); r != 0 {
 				return r
 			}
 		}

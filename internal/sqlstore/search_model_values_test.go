@@ -213,19 +213,8 @@ func shown[T any](show bool, all []T, pass func(T) bool) []*T {
 	return out
 }
 
-func cmpNullStr(a, b *string) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return -1
-	case b == nil:
-		return 1
-	}
-	return strings.Compare(*a, *b)
-}
-
-func cmpNullInt(a, b *int64) int {
+// cmpNull orders nil first, then the values.
+func cmpNull[T cmp.Ordered](a, b *T) int {
 	switch {
 	case a == nil && b == nil:
 		return 0

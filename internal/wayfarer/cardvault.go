@@ -129,32 +129,31 @@ func (s *PersonService) reconcileClearNumbers(agencyID int64, old, new *Person, 
 		}
 		return NormalizeCardNumber(number.Value) == d, nil
 	}
+	// masked gives card id the stored masked number where it holds that
+	// number in clear.
+	masked := func(c *Card, id int64) error {
+		ok, err := clearMatches(id, c.CardNumber)
+		if ok {
+			c.CardNumber = stored[id].CardNumber
+		}
+		return err
+	}
 	oldMasked := map[int64]bool{}
 	for _, l := range old.PersonCardLink {
 		if l.Card == nil || !l.CardRecNo.Valid || stored[l.CardRecNo.Value] == nil {
 			continue
 		}
 		id := l.CardRecNo.Value
-		ok, err := clearMatches(id, l.Card.CardNumber)
-		if err != nil {
+		if err := masked(l.Card, id); err != nil {
 			return err
-		}
-		if ok {
-			l.Card.CardNumber = stored[id].CardNumber
 		}
 		oldMasked[id] = l.Card.CardNumber.Equal(stored[id].CardNumber)
 	}
 	for _, l := range new.PersonCardLink {
-		if l.Card == nil || !l.CardRecNo.Valid || !oldMasked[l.CardRecNo.Value] {
-			continue
-		}
-		id := l.CardRecNo.Value
-		ok, err := clearMatches(id, l.Card.CardNumber)
-		if err != nil {
-			return err
-		}
-		if ok {
-			l.Card.CardNumber = stored[id].CardNumber
+		if l.Card != nil && l.CardRecNo.Valid && oldMasked[l.CardRecNo.Value] {
+			if err := masked(l.Card, l.CardRecNo.Value); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
