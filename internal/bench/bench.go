@@ -55,6 +55,11 @@ var Queries = []Query{
 	// the demo's person 4711 holds it, at any size from 4,711 persons on.
 	{"c, one match: commValue Contains s4711@", "admin",
 		`{"commValue":{"value":["s4711@"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
+	// A common fragment whose matches sort late by name: the Jensens'
+	// addresses (about 1.3% of persons), which a walk in name order met
+	// only after 380,000 persons (search_walk.go).
+	{"c, late matches: commValue Contains jensen", "admin",
+		`{"commValue":{"value":["jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
 	{ContinuedQuery, "admin", continuedBody},

@@ -40,6 +40,11 @@ type DB struct {
 	// deepPageFrom overrides the package's deepPageFrom when set (tests:
 	// the deep page form on small tables).
 	deepPageFrom atomic.Pointer[int64]
+	// walkBudget overrides the package's walkBudget when set (tests: both
+	// outcomes of the bounded walk on small tables).
+	walkBudget atomic.Pointer[int64]
+	// walkSeen, when set, hears how each bounded walk ended (tests).
+	walkSeen atomic.Pointer[func(WalkOutcome)]
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

@@ -170,17 +170,7 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 // after the columns, and after starts after the row with those keys (a
 // continued search, search_keyset.go; without distinct only).
 func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string) string, c *wayfarer.BaseCriteria, keys bool, after []any) searchQuery {
-	// Paging: topRows caps the whole result, startingRow and rowCount pick
-	// the page within it.
-	var limit *int64
-	if c.TopRows > 0 {
-		l := max(c.TopRows-c.StartingRow, 0)
-		limit = &l
-	}
-	if c.RowCount > 0 && (limit == nil || c.RowCount < *limit) {
-		l := c.RowCount
-		limit = &l
-	}
+	limit := pageLimit(c)
 
 	if !c.Distinct {
 		rows := base
@@ -221,6 +211,21 @@ func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string
 	return searchQuery{rows: rows, count: cnt.Expr()}
 }
 
+// pageLimit is the most rows of a page: topRows caps the whole result,
+// startingRow and rowCount pick the page within it; nil when unbounded.
+func pageLimit(c *wayfarer.BaseCriteria) *int64 {
+	var limit *int64
+	if c.TopRows > 0 {
+		l := max(c.TopRows-c.StartingRow, 0)
+		limit = &l
+	}
+	if c.RowCount > 0 && (limit == nil || c.RowCount < *limit) {
+		l := c.RowCount
+		limit = &l
+	}
+	return limit
+}
+
 // SearchPersons runs a person search within the scope.
 // Its database work is bounded by the query time limit (timeout.go).
 func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (_ *wayfarer.SearchResult, err error) {
@@ -247,6 +252,13 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 			}
 		}
 	}
+	if db.walksCommonComms(c, opt) {
+		res, err := db.boundedWalk(ctx, handle, sc, c, opt, cont)
+		if err != nil || res != nil {
+			return res, err
+		}
+		opt = opt.fromComms()
+	}
 	return db.runSearch(ctx, handle, "person search", db.searchStatement(sc, c, opt), &c.BaseCriteria, cont)
 }
 
@@ -256,6 +268,9 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 // the same search either way.
 func (db *DB) searchStatement(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) searchQuery {
 	q := db.buildSearch(sc, c, opt)
+	if opt.walkTo != nil { // the rows only: a count counts every match
+		q.rows.Where = append(append([]Expr{}, q.rows.Where...), E(searchOrder(db.Dialect, c)[0]+" <= ?", opt.walkTo))
+	}
 	if db.deepPage(c, q.rows) {
 		q.rows = deepPageRows(q.rows)
 	}

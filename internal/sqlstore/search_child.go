@@ -37,6 +37,21 @@ type searchOptions struct {
 	// after, when set, starts after the row with these keys.
 	keys  bool
 	after []any
+	// walkTo, when set, ends the walk of a bounded walk (search_walk.go):
+	// the rows statement keeps the persons whose first order key is at
+	// most walkTo.
+	walkTo any
+}
+
+// fromComms is opt with the commValue filter in the IN form: the search
+// starts from the communications that pass it (search_walk.go).
+func (opt searchOptions) fromComms() searchOptions {
+	few := map[string]bool{commFilterKey: true}
+	for k, v := range opt.few {
+		few[k] = v
+	}
+	opt.few = few
+	return opt
 }
 
 // childFilter is a filter on one kind of a person's child rows: the person
@@ -82,7 +97,7 @@ type childFilter struct {
 func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
 	var fs []childFilter
 	if c.FiltersComms() && opt.commCandidates == "" {
-		fs = append(fs, childFilter{key: "comm", from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
+		fs = append(fs, childFilter{key: commFilterKey, from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
 			conds: commConds(d, c), sizeMatch: opt.commMatch})
 	}
 	if c.FiltersCards() {
@@ -134,9 +149,17 @@ func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt 
 	return fs
 }
 
+// commFilterKey is the commValue/commType filter's childFilter.key.
+const commFilterKey = "comm"
+
 // cond is the filter's condition on p, in the IN form when few rows pass.
+// The IN form of a filter with sizeMatch reads the trigram index's matches,
+// as its probe does, not every row of the agency.
 func (f childFilter) cond(agencyID int64, few bool) Expr {
 	switch {
+	case few && f.sizeMatch != "":
+		return join("", []Expr{E("p.rec_no IN (SELECT "+f.person+" FROM communication_trigram ct JOIN "+f.from+
+			" ON cm.rec_no = ct.rowid WHERE communication_trigram MATCH ? AND ", f.sizeMatch), f.where(f.agency, agencyID), E(")")})
 	case few:
 		return Wrap("p.rec_no IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
 	case f.joined:

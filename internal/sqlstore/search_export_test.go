@@ -63,3 +63,16 @@ func SetDeepPageFromForTest(db *DB, n int64) (restore func()) {
 	old := db.deepPageFrom.Swap(&n)
 	return func() { db.deepPageFrom.Store(old) }
 }
+
+// SetWalkBudgetForTest moves, for db only, the most persons a bounded walk
+// tests (search_walk.go), and calls seen (if not nil) with how each one
+// ended.
+func SetWalkBudgetForTest(db *DB, n int64, seen func(WalkOutcome)) (restore func()) {
+	old := db.walkBudget.Swap(&n)
+	var see *func(WalkOutcome)
+	if seen != nil {
+		see = &seen
+	}
+	oldSeen := db.walkSeen.Swap(see)
+	return func() { db.walkBudget.Store(old); db.walkSeen.Store(oldSeen) }
+}
