@@ -43,6 +43,9 @@ type DB struct {
 	// walkBudget overrides the package's walkBudget when set (tests: both
 	// outcomes of the bounded walk on small tables).
 	walkBudget atomic.Pointer[int64]
+	// commListLimit overrides the package's commListLimit when set (tests:
+	// a walk that fell short with too many matches to start from).
+	commListLimit atomic.Pointer[int]
 	// walkSeen, when set, hears how each bounded walk ended (tests).
 	walkSeen atomic.Pointer[func(WalkOutcome)]
 }

@@ -252,12 +252,18 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 			}
 		}
 	}
-	if db.walksCommonComms(c, opt) {
+	walks, err := db.walksCommonComms(ctx, handle, sc, c, &opt)
+	if err != nil {
+		return nil, err
+	}
+	if walks {
 		res, err := db.boundedWalk(ctx, handle, sc, c, opt, cont)
 		if err != nil || res != nil {
 			return res, err
 		}
-		opt = opt.fromComms()
+		if opt, err = db.fromCommMatches(ctx, handle, sc, c, opt); err != nil {
+			return nil, err
+		}
 	}
 	return db.runSearch(ctx, handle, "person search", db.searchStatement(sc, c, opt), &c.BaseCriteria, cont)
 }

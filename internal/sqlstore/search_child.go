@@ -41,6 +41,9 @@ type searchOptions struct {
 	// the rows statement keeps the persons whose first order key is at
 	// most walkTo.
 	walkTo any
+	// commGuess is the planner's guess of the communications passing the
+	// commValue filter (PostgreSQL, when sized up for a bounded walk).
+	commGuess float64
 }
 
 // fromComms is opt with the commValue filter in the IN form: the search

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -48,8 +49,15 @@ func (db *DB) probeContains(ctx context.Context, handle *sql.DB, agencyID int64,
 	if !guessed {
 		return "", nil
 	}
-	list := db.newCandidateList()
-	cond := commValueCond(db.Dialect, p)
+	return db.listCommMatches(ctx, handle, agencyID, c, db.newCandidateList())
+}
+
+// listCommMatches lists the recNos of the agency's communications that
+// pass search c's commValue filter, through the trigram index as the
+// search's own condition finds them, into list: a JSON array, or "" when
+// there were more than the list holds.
+func (db *DB) listCommMatches(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria, list *candidateList) (string, error) {
+	cond := commValueCond(db.Dialect, c.CommValue)
 	query := db.q("SELECT cm.rec_no FROM communication cm WHERE cm.agency_id = ? AND " + cond.SQL + " LIMIT ?")
 	args := append(append([]any{agencyID}, cond.Args...), list.limit+1)
 	err := db.readSteps(ctx, handle, []ReadStep{{SQL: query, Args: args, Row: func(r RowScanner) error {
@@ -61,7 +69,28 @@ func (db *DB) probeContains(ctx context.Context, handle *sql.DB, agencyID int64,
 		return nil
 	}}})
 	if err != nil {
-		return "", fmt.Errorf("person search: commValue probe: %w", err)
+		return "", fmt.Errorf("person search: commValue matches: %w", err)
 	}
 	return list.json(), nil
+}
+
+// commEstimate is the planner's guess (PostgreSQL) of how many of the
+// agency's communications pass search c's communication filter.
+func (db *DB) commEstimate(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria) (float64, error) {
+	conds := And(append([]Expr{E("cm.agency_id = ?", agencyID)}, commConds(db.Dialect, c)...)...)
+	var plan []byte
+	err := db.readSteps(ctx, handle, []ReadStep{{SQL: db.q("EXPLAIN (FORMAT JSON) SELECT 1 FROM communication cm WHERE " + conds.SQL),
+		Args: conds.Args, Row: func(r RowScanner) error { return r.Scan(&plan) }}})
+	if err != nil {
+		return 0, fmt.Errorf("person search: commValue estimate: %w", err)
+	}
+	var explained []struct {
+		Plan struct {
+			Rows float64 `json:"Plan Rows"`
+		}
+	}
+	if err := json.Unmarshal(plan, &explained); err != nil || len(explained) != 1 {
+		return 0, fmt.Errorf("person search: commValue estimate: unexpected plan %.200q", plan)
+	}
+	return explained[0].Plan.Rows, nil
 }

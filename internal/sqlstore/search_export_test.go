@@ -66,7 +66,8 @@ func SetDeepPageFromForTest(db *DB, n int64) (restore func()) {
 
 // SetWalkBudgetForTest moves, for db only, the most persons a bounded walk
 // tests (search_walk.go), and calls seen (if not nil) with how each one
-// ended.
+// ended. On PostgreSQL every search with a Contains of trigram pieces then
+// walks, whatever the planner's guess.
 func SetWalkBudgetForTest(db *DB, n int64, seen func(WalkOutcome)) (restore func()) {
 	old := db.walkBudget.Swap(&n)
 	var see *func(WalkOutcome)
@@ -75,4 +76,11 @@ func SetWalkBudgetForTest(db *DB, n int64, seen func(WalkOutcome)) (restore func
 	}
 	oldSeen := db.walkSeen.Swap(see)
 	return func() { db.walkBudget.Store(old); db.walkSeen.Store(oldSeen) }
+}
+
+// SetCommListLimitForTest moves, for db only, the most matching
+// communications a search starts from after a bounded walk.
+func SetCommListLimitForTest(db *DB, n int) (restore func()) {
+	old := db.commListLimit.Swap(&n)
+	return func() { db.commListLimit.Store(old) }
 }

@@ -8,25 +8,25 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
-// A bounded walk: a person search on SQLite whose commValue filter passes
-// many communications (more than childProbeLimit) walks the persons in
-// name order and tests each one's communications, which finds a page soon
-// when the matches are spread over the alphabet ("son": 500 persons tested
-// for 50). When they gather late in it, the walk tests most of the table
-// first: "jensen" is mostly the Jensens' e-mail addresses, and the walk
-// tested 380,000 persons (0.8-1.1 s at a million) before the first;
-// "smith" took 1.6-5 s. Starting from the matching communications instead
-// costs about 4 µs each (jensen's 12,808: 54 ms), too much for a common
-// fragment whose page the walk finds at once ("john": 15 ms walked, 89 ms
-// from its 23,036 matches).
+// A bounded walk: a person search whose commValue filter passes many
+// communications walks the persons in name order and tests each one's
+// communications, which finds a page soon when the matches are spread over
+// the alphabet ("son": 500 persons tested for 50). When they gather late
+// in it, the walk tests most of the table first: "jensen" is mostly the
+// Jensens' e-mail addresses, and the walk tested 380,000 persons (SQLite
+// 0.8-1.1 s at a million, PostgreSQL 1.3-1.7 s) before the first; "smith"
+// took 1.6-5 s. Starting from the matching communications instead costs
+// about 4 µs each on SQLite (jensen's 12,808: 54 ms), too much for a
+// common fragment whose page the walk finds at once ("john": 15 ms walked,
+// 89 ms from its 23,036 matches).
 //
 // So such a search first walks at most walkBudget persons, rounded up to
 // the end of the last name it stops in: its statement plus "first order
 // key <= the key of the walkBudget-th person". A full page from that walk
 // is the page: every person before its last row was tested. Otherwise the
-// search runs again starting from the matching communications (the
-// filter's IN form through the trigram index): a late fragment costs the
-// bounded walk (30-40 ms) and its matches, not the table.
+// search runs again starting from the matching communications, when at
+// most commListLimit pass (fromCommMatches): a late fragment costs the
+// bounded walk (30-60 ms) and its matches, not the table.
 //
 // Walked as before, unbounded: a search shown with a child group or
 // distinct (its rows are not persons), or without a page size. Started
@@ -35,9 +35,23 @@ import (
 // (their key is null, which "<=" cannot bound). Finding the walk's end
 // tests the search's other conditions on up to walkBudget persons; when
 // fewer pass them, the plain walk runs after it, over those only.
-// PostgreSQL plans the filter from its statistics as a semi-join, starting
-// from the matches when it expects few (docs/search.md).
+//
+// Which searches (walksCommonComms): on SQLite those whose filter its
+// probes sized up as common. PostgreSQL's planner chooses between the
+// walk and the matches from its guess of how many pass, so a search walks
+// boundedly when that guess is one the planner walks for.
 const walkBudget = 10000
+
+// walkEstimateFrom is the planner's guess of matching communications from
+// which a PostgreSQL search walks boundedly: below it the planner starts
+// from the matches (it did for "ryan.jensen", guessed 77, and for
+// "jensen" when guessed 77; guessed 7,749 after another ANALYZE, it walked).
+const walkEstimateFrom = 2000
+
+// commListLimit is the most matching communications a search starts from
+// after a bounded walk (at about 4 µs each on SQLite, 0.2 s; on
+// PostgreSQL, which lists them first, about 400 KB of recNos).
+const commListLimit = 50000
 
 // WalkOutcome is how a bounded walk ended (tests observe it).
 type WalkOutcome string
@@ -57,12 +71,86 @@ func (db *DB) sawWalk(o WalkOutcome) {
 }
 
 // walksCommonComms reports whether search c, with the options sized up,
-// would walk the persons testing a commValue filter that the trigram index
-// finds many communications for: the bounded walk's case.
-func (db *DB) walksCommonComms(c *wayfarer.SearchCriteria, opt searchOptions) bool {
-	return db.Dialect.probeChildren && opt.commMatch != "" && opt.commCandidates == "" && !opt.few[commFilterKey] &&
-		!c.Distinct && !c.ShowsGroup(wayfarer.GroupCard) && !c.ShowsGroup(wayfarer.GroupTag) && !c.ShowsGroup(wayfarer.GroupActionItem) &&
-		pageLimit(&c.BaseCriteria) != nil
+// would walk the persons testing a commValue filter that passes many
+// communications: the bounded walk's case. SQLite sized the filter up
+// (searchOptions); on PostgreSQL it is a positive Contains searched by its
+// trigram pieces that the planner guesses passes walkEstimateFrom
+// communications or more (it then walks the names: with a lower guess it
+// starts from the matches itself); the guess goes in opt.commGuess.
+func (db *DB) walksCommonComms(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt *searchOptions) (bool, error) {
+	if c.Distinct || c.ShowsGroup(wayfarer.GroupCard) || c.ShowsGroup(wayfarer.GroupTag) || c.ShowsGroup(wayfarer.GroupActionItem) ||
+		pageLimit(&c.BaseCriteria) == nil || opt.commCandidates != "" {
+		return false, nil
+	}
+	switch {
+	case db.Dialect.probeChildren:
+		return opt.commMatch != "" && !opt.few[commFilterKey], nil
+	case db.Dialect.sparseTrigrams:
+		p := c.CommValue
+		if p.Cond != wayfarer.StrContains || len(p.Values) == 0 {
+			return false, nil
+		}
+		for _, v := range p.Values {
+			if len(trigramPieces(v)) == 0 {
+				return false, nil
+			}
+		}
+		var err error
+		opt.commGuess, err = db.commEstimate(ctx, handle, sc.AgencyID, c)
+		if db.walkBudget.Load() != nil {
+			return true, err // tests: every such search walks
+		}
+		// Guessed past commListLimit, a walk that fell short would walk
+		// again: the walk as before, at once ("son" from row 9,000: 218 ms,
+		// 375 with a bounded walk first).
+		return opt.commGuess >= walkEstimateFrom && opt.commGuess <= commListLimit, err
+	}
+	return false, nil
+}
+
+// fromCommMatches is opt for search c starting from the communications
+// that pass its filter, when at most commListLimit do (a page past the
+// budget, or a walk that fell short): on SQLite the filter's IN form
+// through the trigram index; on PostgreSQL, whose planner would walk the
+// IN form as it walks EXISTS, the list of those communications. With more,
+// starting from them would cost more than the walk it replaces can ("son"
+// from row 9,000: 98,234 candidates), and opt is returned as it was: the
+// walk as before.
+func (db *DB) fromCommMatches(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) (searchOptions, error) {
+	list := &candidateList{ids: []byte{'['}, limit: db.listLimit()}
+	if db.Dialect.probeChildren {
+		n, err := db.countTrigramMatches(ctx, handle, opt.commMatch, list.limit+1)
+		if err != nil || n > list.limit {
+			return opt, err
+		}
+		return opt.fromComms(), nil
+	}
+	ids, err := db.listCommMatches(ctx, handle, sc.AgencyID, c, list)
+	opt.commCandidates = ids
+	return opt, err
+}
+
+// listLimit is commListLimit, or the DB's override in tests.
+func (db *DB) listLimit() int {
+	if n := db.commListLimit.Load(); n != nil {
+		return *n
+	}
+	return commListLimit
+}
+
+// countTrigramMatches counts the rows of SQLite's trigram index matching
+// the FTS5 query match, up to limit.
+func (db *DB) countTrigramMatches(ctx context.Context, handle *sql.DB, match string, limit int) (int, error) {
+	st, release, err := db.prepared(ctx, handle, "SELECT count(*) FROM (SELECT 1 FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?)")
+	if err != nil {
+		return 0, fmt.Errorf("person search: trigram count: %w", err)
+	}
+	defer release()
+	var n int
+	if err := st.QueryRowContext(ctx, match, limit).Scan(&n); err != nil {
+		return 0, fmt.Errorf("person search: trigram count: %w", err)
+	}
+	return n, nil
 }
 
 // boundedWalk runs search c as a bounded walk (see above): its answer, or
