@@ -74,7 +74,7 @@ func validateLookupName(field, value string, size int, required bool) error {
 		return invalidValue("%s is required", field)
 	}
 	for _, f := range stringFields(rec, "") {
-		f.base, f.name, f.info.max = field, "", size
+		f.base, f.info.name, f.info.max = field, "", size
 		if ContainsCardNumber(f.value) {
 			return cardRuleError("card numbers must not be written into text fields (field %s)", field)
 		}

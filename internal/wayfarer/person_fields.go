@@ -152,35 +152,38 @@ func staleChecks[T any](o *T, name string) bool {
 }
 
 // stringField is one string value of a record with its wire path, built
-// only when an error names it (base and name joined).
+// only when an error names it (base and info.name joined).
 type stringField struct {
-	base, name string
-	value      string
-	info       fieldInfo
+	base  string
+	value string
+	info  fieldInfo
 }
 
 // path is the field's wire path.
-func (f stringField) path() string { return joinPath(f.base, f.name) }
+func (f stringField) path() string { return joinPath(f.base, f.info.name) }
 
 // stringFields lists the non-null string fields of a record (a pointer to
 // one of the record structs).
-func stringFields(p any, path string) []stringField {
+func stringFields(p any, path string) []stringField { return appendStringFields(nil, p, path) }
+
+// appendStringFields appends the non-null string fields of record p to
+// dst: a save's validation lists those of all its records in one slice.
+func appendStringFields(dst []stringField, p any, path string) []stringField {
 	v := reflect.ValueOf(p)
 	if v.IsNil() {
-		return nil
+		return dst
 	}
 	v = v.Elem()
-	var out []stringField
 	for _, f := range fieldsOf(v.Type()) {
 		if !f.str {
 			continue
 		}
 		fv := v.Field(f.index)
 		if fv.Field(1).Bool() {
-			out = append(out, stringField{base: path, name: f.name, value: fv.Field(0).String(), info: f})
+			dst = append(dst, stringField{base: path, value: fv.Field(0).String(), info: f})
 		}
 	}
-	return out
+	return dst
 }
 
 func joinPath(path, name string) string {

@@ -13,7 +13,7 @@ import (
 // tags through the Opt methods the codecs use, and dumps records back for
 // messages and leak checks. The codec itself is tested in internal/jsoncodec.
 
-func mustPerson(t *testing.T, s string) *Person {
+func mustPerson(t testing.TB, s string) *Person {
 	t.Helper()
 	var tree any
 	dec := json.NewDecoder(strings.NewReader(s))
