@@ -216,18 +216,18 @@ func (db *DB) walkEnd(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c 
 		sel.Columns = append(sel.Columns, E(d.BoolLit(false)))
 	}
 	query, args := sel.Build(d)
-	st, release, err := db.prepared(ctx, handle, query)
+	var nulls bool
+	// readSteps: on PostgreSQL in a read-only transaction with the
+	// request's settings, as every read of a search.
+	err = db.readSteps(ctx, handle, []ReadStep{{SQL: query, Args: args, Row: func(r RowScanner) error {
+		found = true
+		return r.Scan(&end, &nulls)
+	}}})
 	if err != nil {
 		return nil, false, fmt.Errorf("person search: walk end: %w", err)
 	}
-	defer release()
-	var nulls bool
-	switch err := st.QueryRowContext(ctx, args...).Scan(&end, &nulls); err {
-	case nil:
-	case sql.ErrNoRows:
+	if !found {
 		return nil, false, nil
-	default:
-		return nil, false, fmt.Errorf("person search: walk end: %w", err)
 	}
 	if nulls {
 		end = nil
