@@ -53,6 +53,9 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 			"cm.rec_no IN (" + d.candidateIDs + ") AND " + conds.SQL + ")",
 			Args: append([]any{sc.AgencyID, opt.commCandidates}, conds.Args...)})
 	}
+	if c.FiltersComms() && opt.commPersons != "" {
+		w = append(w, E("p.rec_no IN ("+d.candidateIDs+")", opt.commPersons))
+	}
 	if c.ProfileRecNo.Active() {
 		const from = "EXISTS (SELECT 1 FROM profile_person pp WHERE pp.agency_id = p.agency_id AND pp.person_id = p.rec_no"
 		switch c.ProfileRecNo.Cond {

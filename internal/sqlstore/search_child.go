@@ -41,6 +41,11 @@ type searchOptions struct {
 	// the rows statement keeps the persons whose first order key is at
 	// most walkTo.
 	walkTo any
+	// commPersons is a JSON array of the recNos of the persons with a
+	// communication passing the communication filter (PostgreSQL, after a
+	// bounded walk): the search starts from them and does not test the
+	// filter again.
+	commPersons string
 	// commGuess is the planner's guess of the communications passing the
 	// commValue filter (PostgreSQL, when sized up for a bounded walk).
 	commGuess float64
@@ -99,7 +104,7 @@ type childFilter struct {
 // IN form only, which lets a search of few matches start from them.
 func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
 	var fs []childFilter
-	if c.FiltersComms() && opt.commCandidates == "" {
+	if c.FiltersComms() && opt.commCandidates == "" && opt.commPersons == "" {
 		fs = append(fs, childFilter{key: commFilterKey, from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
 			conds: commConds(d, c), sizeMatch: opt.commMatch})
 	}

@@ -49,18 +49,28 @@ func (db *DB) probeContains(ctx context.Context, handle *sql.DB, agencyID int64,
 	if !guessed {
 		return "", nil
 	}
-	return db.listCommMatches(ctx, handle, agencyID, c, db.newCandidateList())
+	cond := commValueCond(db.Dialect, c.CommValue)
+	return db.listIDs(ctx, handle, "SELECT cm.rec_no FROM communication cm WHERE cm.agency_id = ? AND "+cond.SQL,
+		append([]any{agencyID}, cond.Args...), db.newCandidateList())
 }
 
-// listCommMatches lists the recNos of the agency's communications that
-// pass search c's commValue filter, through the trigram index as the
-// search's own condition finds them, into list: a JSON array, or "" when
-// there were more than the list holds.
-func (db *DB) listCommMatches(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria, list *candidateList) (string, error) {
-	cond := commValueCond(db.Dialect, c.CommValue)
-	query := db.q("SELECT cm.rec_no FROM communication cm WHERE cm.agency_id = ? AND " + cond.SQL + " LIMIT ?")
-	args := append(append([]any{agencyID}, cond.Args...), list.limit+1)
-	err := db.readSteps(ctx, handle, []ReadStep{{SQL: query, Args: args, Row: func(r RowScanner) error {
+// listCommPersons lists the persons (recNos, once per matching
+// communication) that have a communication of the agency passing search
+// c's communication filter, every condition of it on the one row, up to
+// list's limit of such communications: a JSON array, or "" when there are
+// more. Starting from the persons, the search need not read those rows
+// again (PostgreSQL, "jensen" at a million: 53 ms from 12,808 persons,
+// 151 ms from their communications).
+func (db *DB) listCommPersons(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria, list *candidateList) (string, error) {
+	conds := And(commConds(db.Dialect, c)...)
+	return db.listIDs(ctx, handle, "SELECT cm.person_id FROM communication cm WHERE cm.agency_id = ? AND "+conds.SQL,
+		append([]any{agencyID}, conds.Args...), list)
+}
+
+// listIDs reads the ids query selects (args its arguments, without the
+// LIMIT it is given here) into list.
+func (db *DB) listIDs(ctx context.Context, handle *sql.DB, query string, args []any, list *candidateList) (string, error) {
+	err := db.readSteps(ctx, handle, []ReadStep{{SQL: db.q(query + " LIMIT ?"), Args: append(args, list.limit+1), Row: func(r RowScanner) error {
 		var id int64
 		if err := r.Scan(&id); err != nil {
 			return err

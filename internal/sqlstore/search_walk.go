@@ -112,7 +112,7 @@ func (db *DB) walksCommonComms(ctx context.Context, handle *sql.DB, sc wayfarer.
 // that pass its filter, when at most commListLimit do (a page past the
 // budget, or a walk that fell short): on SQLite the filter's IN form
 // through the trigram index; on PostgreSQL, whose planner would walk the
-// IN form as it walks EXISTS, the list of those communications. With more,
+// IN form as it walks EXISTS, the list of their persons. With more,
 // starting from them would cost more than the walk it replaces can ("son"
 // from row 9,000: 98,234 candidates), and opt is returned as it was: the
 // walk as before.
@@ -125,8 +125,8 @@ func (db *DB) fromCommMatches(ctx context.Context, handle *sql.DB, sc wayfarer.S
 		}
 		return opt.fromComms(), nil
 	}
-	ids, err := db.listCommMatches(ctx, handle, sc.AgencyID, c, list)
-	opt.commCandidates = ids
+	ids, err := db.listCommPersons(ctx, handle, sc.AgencyID, c, list)
+	opt.commPersons = ids
 	return opt, err
 }
 
