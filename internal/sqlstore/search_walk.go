@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
@@ -28,8 +29,12 @@ import (
 // most commListLimit pass (fromCommMatches): a late fragment costs the
 // bounded walk (30-60 ms) and its matches, not the table.
 //
-// Walked as before, unbounded: a search shown with a child group or
-// distinct (its rows are not persons), or without a page size. Started
+// A search showing a child group (rows of a person's cards, tags or action
+// items) walks the same way: its order starts with the person's, so its
+// rows up to a person are a prefix of its rows. Walked as before,
+// unbounded: a distinct search (a group of rows sorts by the least of each
+// key over its rows, which rows past the bound can change), or one without
+// a page size. Started
 // from the matches at once: a page past the budget (startingRow + rowCount
 // > walkBudget), or a walk that would meet persons without a last name
 // (their key is null, which "<=" cannot bound). Finding the walk's end
@@ -78,8 +83,7 @@ func (db *DB) sawWalk(o WalkOutcome) {
 // communications or more (it then walks the names: with a lower guess it
 // starts from the matches itself); the guess goes in opt.commGuess.
 func (db *DB) walksCommonComms(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt *searchOptions) (bool, error) {
-	if c.Distinct || c.ShowsGroup(wayfarer.GroupCard) || c.ShowsGroup(wayfarer.GroupTag) || c.ShowsGroup(wayfarer.GroupActionItem) ||
-		pageLimit(&c.BaseCriteria) == nil || opt.commCandidates != "" {
+	if c.Distinct || pageLimit(&c.BaseCriteria) == nil || opt.commCandidates != "" {
 		return false, nil
 	}
 	switch {
@@ -201,6 +205,12 @@ func (db *DB) walkEnd(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c 
 	others.CommType, others.CommValue, others.CommValueCountryDomain, others.CommValueCityArea, others.CommValueUserSpecific =
 		nil, wayfarer.StringParam{}, wayfarer.StringParam{}, wayfarer.StringParam{}, wayfarer.StringParam{}
 	others.TopRows, others.RowCount, others.StartingRow, others.SkipLookup = 0, 1, budget-1, true
+	// The persons alone, without the rows of a shown child group: the
+	// budget counts persons, and the joins would cost more than the walk.
+	others.Columns = slices.DeleteFunc(slices.Clone(c.Columns), func(col wayfarer.SearchColumn) bool { return col.Group != wayfarer.GroupPerson })
+	if n := len(searchOrder(d, &others)); len(opt.after) > n {
+		opt.after = opt.after[:n] // from the continuation's person on
+	}
 	opt.keys = false
 	sel := db.buildSearch(sc, &others, opt).rows
 	first := searchOrder(d, c)[0]
