@@ -73,7 +73,13 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 	return w
 }
 
-// searchJoins joins the shown child groups and the lookups.
+// searchJoins joins the shown child groups and the lookups. A group's two
+// tables are left-joined one after the other, not as "LEFT JOIN (link JOIN
+// row)": SQLite materialized that pair for the whole database, every
+// card link of every agency, before the first row (a card column made a
+// page of "john" take 1.6 s instead of 30 ms at a million persons). The
+// rows are the same: a link's card and a person tag's tag always exist
+// (foreign keys).
 func searchJoins(d Dialect, c *wayfarer.SearchCriteria) []Expr {
 	var js []Expr
 	if c.ShowsGroup(wayfarer.GroupCard) {
@@ -81,11 +87,11 @@ func searchJoins(d Dialect, c *wayfarer.SearchCriteria) []Expr {
 			js = append(js, Wrap("JOIN person_card_link pcl ON "+cardJoinOn+" JOIN card c ON c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id AND ",
 				And(cardConds(d, c)...), ""))
 		} else {
-			js = append(js, E("LEFT JOIN ("+cardJoin+") ON "+cardJoinOn))
+			js = append(js, E("LEFT JOIN person_card_link pcl ON "+cardJoinOn+" LEFT JOIN card c ON "+cardOn))
 		}
 	}
 	if c.ShowsGroup(wayfarer.GroupTag) {
-		js = append(js, E("LEFT JOIN ("+tagJoin+") ON "+tagJoinOn))
+		js = append(js, E("LEFT JOIN person_tag pt ON "+tagJoinOn+" LEFT JOIN tag t ON "+tagOn))
 	}
 	if c.ShowsGroup(wayfarer.GroupActionItem) {
 		if c.FiltersActionItems() {

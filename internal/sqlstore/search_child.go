@@ -13,9 +13,10 @@ import (
 )
 
 const (
-	cardJoin     = "person_card_link pcl JOIN card c ON c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id"
+	cardOn       = "c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id"
+	cardJoin     = "person_card_link pcl JOIN card c ON " + cardOn
 	cardJoinOn   = "pcl.agency_id = p.agency_id AND pcl.person_id = p.rec_no"
-	tagJoin      = "person_tag pt JOIN tag t ON t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id"
+	tagOn        = "t.agency_id = pt.agency_id AND t.rec_no = pt.tag_id"
 	tagJoinOn    = "pt.agency_id = p.agency_id AND pt.person_id = p.rec_no"
 	actionItemOn = "ai.agency_id = p.agency_id AND ai.person_id = p.rec_no"
 )
