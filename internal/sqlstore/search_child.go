@@ -47,6 +47,9 @@ type searchOptions struct {
 	// bounded walk): the search starts from them and does not test the
 	// filter again.
 	commPersons string
+	// commMany: PostgreSQL's probe (probeContains) found more than
+	// trigramLimit communications passing the commValue filter.
+	commMany bool
 	// commGuess is the planner's guess of the communications passing the
 	// commValue filter (PostgreSQL, when sized up for a bounded walk).
 	commGuess float64
@@ -106,8 +109,11 @@ type childFilter struct {
 func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []childFilter {
 	var fs []childFilter
 	if c.FiltersComms() && opt.commCandidates == "" && opt.commPersons == "" {
+		// A bounded walk tests each person in name order; on PostgreSQL
+		// as a subplan, or a planner that guessed few matches would start
+		// from them (search_walk.go).
 		fs = append(fs, childFilter{key: commFilterKey, from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
-			conds: commConds(d, c), sizeMatch: opt.commMatch})
+			conds: commConds(d, c), sizeMatch: opt.commMatch, subplan: opt.walkTo != nil && d.subplansAfter > 0})
 	}
 	if c.FiltersCards() {
 		fs = append(fs, childFilter{key: "card", from: cardJoin, agency: "pcl.agency_id", person: "pcl.person_id",
@@ -224,11 +230,11 @@ var childProbeLimit = 2000
 func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) (searchOptions, error) {
 	var opt searchOptions
 	if db.Dialect.sparseTrigrams {
-		candidates, err := db.probeContains(ctx, handle, sc.AgencyID, c)
+		candidates, many, err := db.probeContains(ctx, handle, sc.AgencyID, c)
 		if err != nil {
 			return opt, err
 		}
-		opt.commCandidates = candidates
+		opt.commCandidates, opt.commMany = candidates, many
 	}
 	if db.Dialect.probeTrigrams {
 		match, candidates, err := db.probeTrigrams(ctx, handle, c)

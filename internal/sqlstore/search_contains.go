@@ -33,22 +33,34 @@ import (
 // index answers with all its rows at once: 98,234 for "son", 10-20 ms
 // before the first one); one with no piece ("@ex"), which the index cannot
 // serve.
-func (db *DB) probeContains(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria) (string, error) {
+//
+// many reports that the probe ran and found more than trigramLimit: the
+// planner's guess, whatever it is, says nothing more (search_walk.go).
+func (db *DB) probeContains(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria) (ids string, many bool, err error) {
 	p := c.CommValue
 	if p.Cond != wayfarer.StrContains || len(p.Values) == 0 {
-		return "", nil
+		return "", false, nil
 	}
 	guessed := false // from one piece, for a longer fragment
 	for _, v := range p.Values {
 		pieces := trigramPieces(v)
 		if len(pieces) == 0 {
-			return "", nil
+			return "", false, nil
 		}
 		guessed = guessed || len(pieces) == 1 && pieces[0] != v
 	}
 	if !guessed {
-		return "", nil
+		return "", false, nil
 	}
+	ids, err = db.listComms(ctx, handle, agencyID, c)
+	return ids, err == nil && ids == "", err
+}
+
+// listComms lists the recNos of the agency's communications whose value
+// passes search c's commValue filter, through the trigram index as the
+// search's own condition finds them, up to trigramLimit of them: a JSON
+// array, or "" when there are more.
+func (db *DB) listComms(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria) (string, error) {
 	cond := commValueCond(db.Dialect, c.CommValue)
 	return db.listIDs(ctx, handle, "SELECT cm.rec_no FROM communication cm WHERE cm.agency_id = ? AND "+cond.SQL,
 		append([]any{agencyID}, cond.Args...), db.newCandidateList())

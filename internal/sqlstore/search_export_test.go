@@ -70,12 +70,19 @@ func SetDeepPageFromForTest(db *DB, n int64) (restore func()) {
 // walks, whatever the planner's guess.
 func SetWalkBudgetForTest(db *DB, n int64, seen func(WalkOutcome)) (restore func()) {
 	old := db.walkBudget.Swap(&n)
+	restoreSeen := SetWalkObserverForTest(db, seen)
+	return func() { db.walkBudget.Store(old); restoreSeen() }
+}
+
+// SetWalkObserverForTest calls seen (if not nil) with how each bounded
+// walk on db ends.
+func SetWalkObserverForTest(db *DB, seen func(WalkOutcome)) (restore func()) {
 	var see *func(WalkOutcome)
 	if seen != nil {
 		see = &seen
 	}
-	oldSeen := db.walkSeen.Swap(see)
-	return func() { db.walkBudget.Store(old); db.walkSeen.Store(oldSeen) }
+	old := db.walkSeen.Swap(see)
+	return func() { db.walkSeen.Store(old) }
 }
 
 // SetCommListLimitForTest moves, for db only, the most matching

@@ -113,6 +113,30 @@ func TestSearchBoundedWalk(t *testing.T) {
 			// Another filter: the budget counts the persons it passes.
 			check(body("oung", `,"rowCount":5,"lastName":{"value":["You"],"compareCondition":5}`), 10, sqlstore.WalkPage, 5)
 
+			// Without the test's budget: on PostgreSQL the planner guesses
+			// few matches on this small table, and the search walks (every
+			// one of these persons) only because its probe ("oun" of
+			// "oung") found more than the limit; SQLite sized the filter up
+			// as before.
+			func() {
+				var seen []sqlstore.WalkOutcome
+				defer sqlstore.SetChildProbeLimitForTest(db, 1)()
+				defer sqlstore.SetTrigramLimitForTest(db, 1)()
+				defer sqlstore.SetWalkObserverForTest(db, func(o sqlstore.WalkOutcome) { seen = append(seen, o) })()
+				b := body("oung", `,"rowCount":5`)
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := db.SearchPersons(ctx, scope, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(seen, []sqlstore.WalkOutcome{sqlstore.WalkAll}) || !reflect.DeepEqual(got, want(b)) {
+					t.Errorf("%s with the package's budget: walked %v, %d rows", b, seen, len(got.Rows))
+				}
+			}()
+
 			// Continued page by page, each page walking from the last.
 			for _, tc := range []struct {
 				fragment string
