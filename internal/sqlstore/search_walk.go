@@ -34,17 +34,19 @@ import (
 // rows up to a person are a prefix of its rows. Walked as before,
 // unbounded: a distinct search (a group of rows sorts by the least of each
 // key over its rows, which rows past the bound can change), or one without
-// a page size. Started
-// from the matches at once: a page past the budget (startingRow + rowCount
-// > walkBudget), or a walk that would meet persons without a last name
-// (their key is null, which "<=" cannot bound). Finding the walk's end
-// tests the search's other conditions on up to walkBudget persons; when
-// fewer pass them, the plain walk runs after it, over those only.
+// a page size. Started from the matches at once: a page past the budget
+// (startingRow + rowCount > walkBudget), or a walk that would meet persons
+// without a last name (their key is null, which "<=" cannot bound).
+// Finding the walk's end tests the search's other conditions on up to
+// walkBudget persons; when fewer pass them, the plain walk runs after it,
+// over those only.
 //
 // Which searches (walksCommonComms): on SQLite those whose filter its
 // probes sized up as common. PostgreSQL's planner chooses between the
 // walk and the matches from its guess of how many pass, so a search walks
-// boundedly when that guess is one the planner walks for.
+// boundedly when that guess is one the planner walks for, or when the
+// probe of a one-piece fragment found it common whatever the guess; the
+// walk then tests the filter as a subplan, so that the planner walks.
 const walkBudget = 10000
 
 // walkEstimateFrom is the planner's guess of matching communications from
