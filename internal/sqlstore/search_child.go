@@ -322,19 +322,25 @@ func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.Sea
 	return match, list.json(), nil
 }
 
-// candidateList collects a probe's ids, up to trigramLimit of them (the
-// DB's override in tests), as a JSON array.
+// candidateList collects ids up to a limit (a probe's: trigramLimit, or
+// the DB's override in tests) as a JSON array.
 type candidateList struct {
 	ids   []byte
 	n     int
 	limit int
 }
 
+// newCandidateList is an empty list of a probe's size.
 func (db *DB) newCandidateList() *candidateList {
 	limit := trigramLimit
 	if n := db.trigramLimit.Load(); n != nil {
 		limit = *n
 	}
+	return newCandidateList(limit)
+}
+
+// newCandidateList is an empty list of at most limit ids.
+func newCandidateList(limit int) *candidateList {
 	return &candidateList{ids: []byte{'['}, limit: limit}
 }
 

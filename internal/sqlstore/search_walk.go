@@ -130,7 +130,7 @@ func (db *DB) walksCommonComms(ctx context.Context, handle *sql.DB, sc wayfarer.
 // from row 9,000: 98,234 candidates), and opt is returned as it was: the
 // walk as before.
 func (db *DB) fromCommMatches(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) (searchOptions, error) {
-	list := &candidateList{ids: []byte{'['}, limit: db.listLimit()}
+	list := newCandidateList(db.listLimit())
 	if db.Dialect.probeChildren {
 		n, err := db.countTrigramMatches(ctx, handle, opt.commMatch, list.limit+1)
 		if err != nil || n > list.limit {
@@ -210,18 +210,16 @@ func (db *DB) boundedWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scope
 // and such a person passes the other conditions).
 func (db *DB) walkEnd(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions, budget int64) (end any, found bool, err error) {
 	d := db.Dialect
-	others := *c
-	others.CommType, others.CommValue, others.CommValueCountryDomain, others.CommValueCityArea, others.CommValueUserSpecific =
-		nil, wayfarer.StringParam{}, wayfarer.StringParam{}, wayfarer.StringParam{}, wayfarer.StringParam{}
+	others := c.WithoutCommFilters()
 	others.TopRows, others.RowCount, others.StartingRow, others.SkipLookup = 0, 1, budget-1, true
 	// The persons alone, without the rows of a shown child group: the
 	// budget counts persons, and the joins would cost more than the walk.
 	others.Columns = slices.DeleteFunc(slices.Clone(c.Columns), func(col wayfarer.SearchColumn) bool { return col.Group != wayfarer.GroupPerson })
-	if n := len(searchOrder(d, &others)); len(opt.after) > n {
+	if n := len(searchOrder(d, others)); len(opt.after) > n {
 		opt.after = opt.after[:n] // from the continuation's person on
 	}
 	opt.keys = false
-	sel := db.buildSearch(sc, &others, opt).rows
+	sel := db.buildSearch(sc, others, opt).rows
 	first := searchOrder(d, c)[0]
 	sel.Columns = []Expr{E(first)}
 	if opt.after == nil || opt.after[0] == nil {

@@ -409,6 +409,15 @@ func (c *SearchCriteria) FiltersComms() bool {
 		c.CommValueCityArea.Active() || c.CommValueUserSpecific.Active()
 }
 
+// WithoutCommFilters is a copy of c without the filters FiltersComms
+// reports.
+func (c *SearchCriteria) WithoutCommFilters() *SearchCriteria {
+	out := *c
+	out.CommType, out.CommValue, out.CommValueCountryDomain, out.CommValueCityArea, out.CommValueUserSpecific =
+		nil, StringParam{}, StringParam{}, StringParam{}, StringParam{}
+	return &out
+}
+
 func (c *SearchCriteria) FiltersActionItems() bool {
 	return c.ActionItemCompleted != nil || c.ActionItemDate.Active() || c.ActionItemAssignedTo.Active()
 }
