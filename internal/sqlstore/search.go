@@ -18,14 +18,11 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 	w = append(w,
 		NumCond("p.rec_no", c.RecNo),
 		StringCond(d, "p.last_name", c.LastName),
-		StringCond(d, "p.first_name", c.FirstName),
 		StringCond(d, "p.middle_name", c.MiddleName),
-		NumCond("p.advisor_profile_id", c.AdvisorProfileRecNo),
-		NumCond("p.birthday_month", c.BirthdayMonth),
-		birthdayCond(c.Birthday),
-		TimeCond("p.create_date_time", c.Created),
-		TimeCond("p.last_modified_date_time", c.Modified),
 	)
+	for _, f := range personFilters(d, c) {
+		w = append(w, f.where(d, sc.AgencyID, opt))
+	}
 	if c.UniqueID != "" {
 		w = append(w, E("p.unique_id = ?", c.UniqueID))
 	}
@@ -64,11 +61,11 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 		case wayfarer.NumBlank:
 			w = append(w, E("NOT "+from+")"))
 		case wayfarer.NumNotBlank:
-			w = append(w, E(from+")"))
+			w = append(w, E(from+d.perPersonExists+")"))
 		}
 	}
 	for _, f := range childFilters(d, sc, c, opt) {
-		w = append(w, f.cond(sc.AgencyID, opt.few[f.key]))
+		w = append(w, f.cond(d, sc.AgencyID, opt.few[f.key]))
 	}
 	return w
 }

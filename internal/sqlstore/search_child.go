@@ -170,7 +170,7 @@ const commFilterKey = "comm"
 // cond is the filter's condition on p, in the IN form when few rows pass.
 // The IN form of a filter with sizeMatch reads the trigram index's matches,
 // as its probe does, not every row of the agency.
-func (f childFilter) cond(agencyID int64, few bool) Expr {
+func (f childFilter) cond(d Dialect, agencyID int64, few bool) Expr {
 	switch {
 	case few && f.sizeMatch != "":
 		return join("", []Expr{E("p.rec_no IN (SELECT "+f.person+" FROM communication_trigram ct JOIN "+f.from+
@@ -184,7 +184,7 @@ func (f childFilter) cond(agencyID int64, few bool) Expr {
 	if f.negated {
 		prefix = "NOT " + prefix
 	}
-	suffix := ")"
+	suffix := d.perPersonExists + ")"
 	if f.subplan {
 		suffix = " OFFSET 0)"
 	}
@@ -247,7 +247,13 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 		}
 	}
 	if db.Dialect.probeChildren {
-		for _, f := range childFilters(db.Dialect, sc, c, opt) {
+		probed := childFilters(db.Dialect, sc, c, opt)
+		for _, f := range personFilters(db.Dialect, c) {
+			if f.indexed {
+				probed = append(probed, f.child())
+			}
+		}
+		for _, f := range probed {
 			if f.negated {
 				continue
 			}

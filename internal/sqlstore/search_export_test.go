@@ -91,3 +91,27 @@ func SetCommListLimitForTest(db *DB, n int) (restore func()) {
 	old := db.commListLimit.Swap(&n)
 	return func() { db.commListLimit.Store(old) }
 }
+
+// ExplainSearchForTest is SQLite's plan (EXPLAIN QUERY PLAN, one detail
+// line each) of the statement SearchPersons would run.
+func ExplainSearchForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) ([]string, error) {
+	q, args, err := SearchSQLForTest(ctx, db, sc, c)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.primary.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notUsed int64
+		var detail string
+		if err := rows.Scan(&id, &parent, &notUsed, &detail); err != nil {
+			return nil, err
+		}
+		plan = append(plan, detail)
+	}
+	return plan, rows.Err()
+}
