@@ -81,6 +81,19 @@ var Queries = []Query{
 			`"targetDateFrom":{"date":"{today}"},"targetDateTo":{"date":"{week}"}},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"f: personActivitySearchParams, any open task", "admin",
 		`{"personActivitySearchParams":{"type":{"value":[1]},"completed":false},"includeCols":["recNo","name"],"rowCount":50}`},
+	// Filters an engine's planner misjudged at a million persons (the
+	// person's own indexed columns and child rows, search_person_filters.go):
+	// a range nobody passes walked every person on SQLite, a twelfth of
+	// the persons was sorted whole, a Bloom filter read every action item,
+	// a phone area code nobody has tested every person's communications.
+	{"i: createDateTime before 2001 (nobody)", "admin",
+		`{"createDateTimeTo":{"date":"2001-01-01"},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"j: birthdayMonth 12 (a twelfth of persons)", "admin",
+		`{"birthdayMonth":{"value":[12]},"includeCols":["recNo","name"],"rowCount":50}`},
+	{"k: actionItemCompleted false (open action items)", "admin",
+		`{"actionItemCompleted":false,"includeCols":["recNo","name"],"rowCount":50}`},
+	{"l: commValueCityArea 212 (nobody)", "admin",
+		`{"commValueCityArea":{"value":["212"]},"includeCols":["recNo","name"],"rowCount":50}`},
 }
 
 // ExpandBody fills a query's placeholders ({agent}, {today}, {week}).

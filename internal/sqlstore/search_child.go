@@ -381,10 +381,12 @@ func (l *candidateList) json() string {
 // and at a million persons the phrase "ryan.jensen" (nine trigrams) took
 // 4-9 ms where its three took 1.6-3.1 ms for the same 125 rows. It is
 // empty when the index cannot help: a negative or blank condition, or a
-// value shorter than a trigram.
+// value shorter than a trigram; and for whole values (Equal), which the
+// value index finds at once where the trigrams of an e-mail address took
+// 26 ms at a million persons ("com" is in every one).
 func trigramQuery(p wayfarer.StringParam) string {
 	switch p.Cond {
-	case wayfarer.StrEqual, wayfarer.StrIn, wayfarer.StrStartingWith, wayfarer.StrContains:
+	case wayfarer.StrStartingWith, wayfarer.StrContains:
 	default:
 		return ""
 	}
