@@ -53,6 +53,10 @@ type searchOptions struct {
 	// commGuess is the planner's guess of the communications passing the
 	// commValue filter (PostgreSQL, when sized up for a bounded walk).
 	commGuess float64
+	// commScanned: the communication filter, which no index serves, was
+	// sized up by listing its matches (scanComms): few, they are
+	// commCandidates; else it is common, and not sized up again.
+	commScanned bool
 }
 
 // fromComms is opt with the commValue filter in the IN form: the search
@@ -246,6 +250,13 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 			opt.commMatch = match
 		}
 	}
+	if db.Dialect.probeTrigrams && c.FiltersComms() && opt.commMatch == "" && opt.commCandidates == "" && !commSeeks(c) {
+		candidates, err := db.scanComms(ctx, handle, sc.AgencyID, c)
+		if err != nil {
+			return opt, err
+		}
+		opt.commCandidates, opt.commScanned = candidates, true
+	}
 	if db.Dialect.probeChildren {
 		probed := childFilters(db.Dialect, sc, c, opt)
 		for _, f := range personFilters(db.Dialect, c) {
@@ -254,7 +265,7 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 			}
 		}
 		for _, f := range probed {
-			if f.negated {
+			if f.negated || f.key == commFilterKey && opt.commScanned {
 				continue
 			}
 			few, err := db.fewChildren(ctx, handle, f, sc.AgencyID)
@@ -272,13 +283,18 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 	return opt, nil
 }
 
+// childLimit is childProbeLimit, or the DB's override in tests.
+func (db *DB) childLimit() int {
+	if n := db.probeLimit.Load(); n != nil {
+		return *n
+	}
+	return childProbeLimit
+}
+
 // fewChildren reports whether at most childProbeLimit rows pass f. The
 // count stops at the limit, so a broad filter answers after that many rows.
 func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, agencyID int64) (bool, error) {
-	limit := childProbeLimit
-	if n := db.probeLimit.Load(); n != nil {
-		limit = *n
-	}
+	limit := db.childLimit()
 	q := f.probe(agencyID, limit+1)
 	st, release, err := db.prepared(ctx, handle, q.SQL)
 	if err != nil {
@@ -304,28 +320,35 @@ func (db *DB) probeTrigrams(ctx context.Context, handle *sql.DB, c *wayfarer.Sea
 	if match == "" {
 		return "", "", nil
 	}
-	st, release, err := db.prepared(ctx, handle, "SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?")
-	if err != nil {
+	list := db.newCandidateList()
+	q := E("SELECT rowid FROM communication_trigram WHERE communication_trigram MATCH ? LIMIT ?", match, list.limit+1)
+	if err := db.collect(ctx, handle, q, list); err != nil {
 		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
 	}
-	defer release()
-	list := db.newCandidateList()
-	rows, err := st.QueryContext(ctx, match, list.limit+1)
+	return match, list.json(), nil
+}
+
+// collect adds the ids q selects (its first column) to list, until the
+// list is full.
+func (db *DB) collect(ctx context.Context, handle *sql.DB, q Expr, list *candidateList) error {
+	st, release, err := db.prepared(ctx, handle, q.SQL)
 	if err != nil {
-		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
+		return err
+	}
+	defer release()
+	rows, err := st.QueryContext(ctx, q.Args...)
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() && !list.full() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return match, "", fmt.Errorf("person search: trigram probe: %w", err)
+			return err
 		}
 		list.add(id)
 	}
-	if err := rows.Err(); err != nil {
-		return match, "", fmt.Errorf("person search: trigram probe: %w", err)
-	}
-	return match, list.json(), nil
+	return rows.Err()
 }
 
 // candidateList collects ids up to a limit (a probe's: trigramLimit, or

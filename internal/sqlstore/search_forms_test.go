@@ -149,3 +149,45 @@ func TestSearchPersonFilterForms(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchUnindexedCommFilters: a communication filter no index serves
+// (a fragment shorter than a trigram, userSpecific) is sized up by listing
+// its matches: few, the search starts from them; many, the persons are
+// walked and each tested. Both give the filter's rows.
+func TestSearchUnindexedCommFilters(t *testing.T) {
+	db, w, ps := formsWorld(t, func(w *world, i int) sqlstore.BulkPerson {
+		p := sqlstore.BulkPerson{Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str(fmt.Sprintf("+1 555 %04d", i))},
+			{Type: 2, Value: i64str(fmt.Sprintf("name%d@example.org", i))}}}
+		if i%1000 == 3 {
+			p.Comms[1].UserSpecific = i64str("VIP desk")
+		}
+		return p
+	})
+	ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+	for _, tc := range []struct {
+		filter     string
+		pass       func(i int) bool
+		candidates bool
+	}{
+		{`"commValue":{"value":["am"],"compareCondition":6}`, func(int) bool { return true }, false},
+		{`"commValue":{"value":["99"],"compareCondition":6}`, func(i int) bool { return strings.Contains(fmt.Sprint(i), "99") }, false},
+		{`"commValueUserSpecific":{"value":["vip"],"compareCondition":5}`, func(i int) bool { return i%1000 == 3 }, true},
+		{`"commValueUserSpecific":{"value":["nobody"]}`, func(int) bool { return false }, true},
+	} {
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"],"rowCount":50,`+tc.filter+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := sqlstore.SearchSQLForTest(ctx, db, sc, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(q, "cm.rec_no IN (SELECT"); got != tc.candidates {
+			t.Errorf("%s: from the listed communications %v, want %v: %s", tc.filter, got, tc.candidates, q)
+		}
+		_, got := planAndRecNos(t, db, w, tc.filter)
+		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", tc.filter, got, want)
+		}
+	}
+}
