@@ -176,9 +176,17 @@ func FoldPrefix(d Dialect, col, prefix string) Expr {
 
 // FoldContains is a case-insensitive substring test. LIKE does not depend
 // on the collation, so it tests lower(col) itself, the expression a
-// PostgreSQL trigram index holds.
-func FoldContains(col, sub string) Expr {
-	return E("lower("+col+`) LIKE lower(?) ESCAPE '\'`, "%"+EscapeLike(sub)+"%")
+// PostgreSQL trigram index holds; or the column holding it where the
+// dialect has one (foldKeys), which SQLite's name index holds: a search
+// walking that index tests each entry without reading the person's row
+// ("son" in last names at a million persons: 429 ms reading the rows, 46
+// not).
+func FoldContains(d Dialect, col, sub string) Expr {
+	folded := "lower(" + col + ")"
+	if k, ok := d.foldKeys[col]; ok {
+		folded = k
+	}
+	return E(folded+` LIKE lower(?) ESCAPE '\'`, "%"+EscapeLike(sub)+"%")
 }
 
 // Select is a SELECT statement assembled from fragments.

@@ -35,7 +35,7 @@ func StringCond(d Dialect, col string, p wayfarer.StringParam) Expr {
 	case wayfarer.StrContains:
 		var es []Expr
 		for _, v := range p.Values {
-			es = append(es, FoldContains(col, v))
+			es = append(es, FoldContains(d, col, v))
 		}
 		e = Or(es...)
 	default:
@@ -177,7 +177,7 @@ func commValueCond(d Dialect, p wayfarer.StringParam) Expr {
 	for _, v := range p.Values {
 		pieces := trigramPieces(v)
 		if len(pieces) == 0 || len(pieces) == 1 && pieces[0] == v {
-			es = append(es, FoldContains("cm.value", v))
+			es = append(es, FoldContains(d, "cm.value", v))
 			continue
 		}
 		like, args := "lower(cm.value) LIKE '%'", make([]any, 0, len(pieces)+1)
