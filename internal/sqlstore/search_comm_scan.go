@@ -23,11 +23,11 @@ import (
 
 // commSeeks reports whether an index can start from one of the search's
 // communication conditions: a type, or a value, country domain or city
-// area that is whole or a prefix.
+// area that is whole, a prefix or blank.
 func commSeeks(c *wayfarer.SearchCriteria) bool {
 	seeks := func(p wayfarer.StringParam) bool {
 		pos, neg := p.Cond.Negated()
-		return !neg && (pos == wayfarer.StrEqual || pos == wayfarer.StrIn || pos == wayfarer.StrStartingWith)
+		return !neg && (pos == wayfarer.StrEqual || pos == wayfarer.StrIn || pos == wayfarer.StrStartingWith || pos == wayfarer.StrBlank)
 	}
 	return len(c.CommType) > 0 || seeks(c.CommValue) || seeks(c.CommValueCountryDomain) || seeks(c.CommValueCityArea)
 }

@@ -19,7 +19,13 @@ func StringCond(d Dialect, col string, p wayfarer.StringParam) Expr {
 	case wayfarer.StrIgnore:
 		return Expr{}
 	case wayfarer.StrBlank:
-		e = E("(" + col + " IS NULL OR " + col + " = '')")
+		// On the folded value, the expression an index of the column
+		// holds where there is one (the same rows: lower() keeps null and
+		// empty as they are): a blank communication value nobody has was
+		// a read of every communication (SQLite 0.96 s, PostgreSQL 0.38 s
+		// at a million persons).
+		f := d.Fold(col)
+		e = E("(" + f + " IS NULL OR " + f + " = '')")
 		if neg {
 			return E("(" + col + " IS NOT NULL AND " + col + " <> '')")
 		}

@@ -153,13 +153,17 @@ func TestSearchPersonFilterForms(t *testing.T) {
 // TestSearchUnindexedCommFilters: a communication filter no index serves
 // (a fragment shorter than a trigram, userSpecific) is sized up by listing
 // its matches: few, the search starts from them; many, the persons are
-// walked and each tested. Both give the filter's rows.
+// walked and each tested. Both give the filter's rows. A blank value has
+// an index: the folded value's.
 func TestSearchUnindexedCommFilters(t *testing.T) {
 	db, w, ps := formsWorld(t, func(w *world, i int) sqlstore.BulkPerson {
 		p := sqlstore.BulkPerson{Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str(fmt.Sprintf("+1 555 %04d", i))},
 			{Type: 2, Value: i64str(fmt.Sprintf("name%d@example.org", i))}}}
 		if i%1000 == 3 {
 			p.Comms[1].UserSpecific = i64str("VIP desk")
+		}
+		if i%1000 == 5 {
+			p.Comms = append(p.Comms, sqlstore.BulkComm{Type: 3, Value: i64str("")})
 		}
 		return p
 	})
@@ -173,6 +177,9 @@ func TestSearchUnindexedCommFilters(t *testing.T) {
 		{`"commValue":{"value":["99"],"compareCondition":6}`, func(i int) bool { return strings.Contains(fmt.Sprint(i), "99") }, false},
 		{`"commValueUserSpecific":{"value":["vip"],"compareCondition":5}`, func(i int) bool { return i%1000 == 3 }, true},
 		{`"commValueUserSpecific":{"value":["nobody"]}`, func(int) bool { return false }, true},
+		// a blank value is found through the value index, as the folded
+		// value's null or empty string
+		{`"commValue":{"compareCondition":3}`, func(i int) bool { return i%1000 == 5 }, false},
 	} {
 		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"],"rowCount":50,`+tc.filter+`}`))
 		if err != nil {
@@ -185,9 +192,12 @@ func TestSearchUnindexedCommFilters(t *testing.T) {
 		if got := strings.Contains(q, "cm.rec_no IN (SELECT"); got != tc.candidates {
 			t.Errorf("%s: from the listed communications %v, want %v: %s", tc.filter, got, tc.candidates, q)
 		}
-		_, got := planAndRecNos(t, db, w, tc.filter)
+		plan, got := planAndRecNos(t, db, w, tc.filter)
 		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", tc.filter, got, want)
+		}
+		if strings.Contains(tc.filter, `"compareCondition":3`) && !strings.Contains(plan, "communication_search_value") {
+			t.Errorf("%s: plan %s, want the value index", tc.filter, plan)
 		}
 	}
 }
