@@ -9,8 +9,8 @@ import (
 )
 
 // A communication filter that no index serves on SQLite (a substring
-// shorter than a trigram, a blank value, userSpecific, a substring of a
-// number's parts) can only be sized up by reading the agency's
+// shorter than a trigram, userSpecific, a substring of a number's parts,
+// a negated condition) can only be sized up by reading the agency's
 // communications until enough pass. Counted as a child filter is, such a
 // filter read them twice when few passed, once to count and again to list
 // the persons (userSpecific "x", nobody: 1.9 s at a million persons), and
