@@ -3,6 +3,7 @@ package http_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,6 +123,20 @@ func TestActivityCreateLoadAndSearchShape(t *testing.T) {
 		sameIDs(t, "date range", recNos(admin.activitySearch(`{"targetDateFrom":{"date":"01/10/2002"},"targetDateTo":{"date":"2002-01-10"}}`)), id)
 		sameIDs(t, "instant range", recNos(admin.activitySearch(`{"targetDateTimeFrom":{"dateTime":"2001-12-01T11:51:00Z"},"targetDateTimeTo":{"date":"2001-12-01"}}`)), note)
 		sameIDs(t, "person", recNos(admin.activitySearch(fmt.Sprintf(`{"personRecNo":{"value":[%d]}}`, ken))), id)
+		// The other conditions on the one linked person, and a tag the
+		// activity must not have: the linked activity on one side, the
+		// note without person or tag on the other.
+		for body, wantID := range map[string]bool{
+			fmt.Sprintf(`{"personRecNo":{"value":[%d],"compareCondition":2}}`, ken): false,
+			`{"personRecNo":{"compareCondition":3}}`:                                false,
+			`{"personRecNo":{"compareCondition":4}}`:                                true,
+			fmt.Sprintf(`{"tags":[{"recNo":%d,"checked":false}]}`, r.vip):           false,
+		} {
+			got := recNos(admin.activitySearch(body))
+			if slices.Contains(got, id) != wantID || slices.Contains(got, note) == wantID {
+				t.Errorf("%s: %v, want the linked %d %v, the note %d %v", body, got, id, wantID, note, !wantID)
+			}
+		}
 		sameIDs(t, "subject", recNos(admin.activitySearch(`{"subject":{"value":["final"],"compareCondition":5}}`)), id)
 		// CSV
 		csv := admin.do("POST", "/activitySearch", `{"includeCols":["recNo","subject"],"reportFormat":true,"recNo":{"value":[`+fmt.Sprint(id)+`]}}`)

@@ -46,10 +46,8 @@ var activityTable = &flatTable{
 			}
 			return E("a.completion_date_time IS NULL")
 		},
-		wayfarer.ActivityFilterPerson: func(_ Dialect, f wayfarer.SearchFilter) Expr {
-			return NumCond("(SELECT pl.person_id FROM activity_person_link pl WHERE pl.agency_id = a.agency_id AND pl.activity_id = a.rec_no)", f.Num)
-		},
-		wayfarer.ActivityFilterTag: activityTagCond,
+		wayfarer.ActivityFilterPerson: activityPersonCond,
+		wayfarer.ActivityFilterTag:    activityTagCond,
 	},
 	Scope: func(d Dialect, reach wayfarer.SearchReach) Expr {
 		sc, _ := reach(wayfarer.AreaActivity)
@@ -72,12 +70,40 @@ func activityTagCond(d Dialect, f wayfarer.SearchFilter) Expr {
 		es = append(es, FoldEquals(d, "tgf.name", []string{*tg.TagName}))
 	}
 	es = append(es, StringCond(d, "atf.value", tg.Value))
-	prefix := "EXISTS (SELECT 1 FROM activity_tag atf JOIN tag tgf ON tgf.agency_id = atf.agency_id AND tgf.rec_no = atf.tag_id" +
-		" WHERE atf.agency_id = a.agency_id AND atf.activity_id = a.rec_no AND "
+	has := linkedRows(d, "a", "activity_tag atf JOIN tag tgf ON tgf.agency_id = atf.agency_id AND tgf.rec_no = atf.tag_id",
+		"atf", "activity_id", And(es...))
 	if !tg.Checked {
-		prefix = "NOT " + prefix
+		return Not(has)
 	}
-	return Wrap(prefix, And(es...), ")")
+	return has
+}
+
+// activityPersonCond is the personRecNo filter of the activity search, on
+// the activity's one linked person (none: null): Equal, a link to one of
+// the persons; NotEqual, none; Blank, no link; NotBlank, a link.
+func activityPersonCond(d Dialect, f wayfarer.SearchFilter) Expr {
+	var cond Expr
+	if f.Num.Cond == wayfarer.NumEqual || f.Num.Cond == wayfarer.NumNotEqual {
+		cond = In("pl.person_id", f.Num.Values)
+	}
+	has := linkedRows(d, "a", "activity_person_link pl", "pl", "activity_id", cond)
+	if f.Num.Cond == wayfarer.NumNotEqual || f.Num.Cond == wayfarer.NumBlank {
+		return Not(has)
+	}
+	return has
+}
+
+// linkedRows is "row alias has a row of from (link: its alias, whose
+// column col holds alias's rec_no) passing cond", in the form the dialect
+// starts from (Dialect.linkedIn), correlated on the agency alone (IN) or
+// also on the row (EXISTS). The link's column is never null, so NOT of
+// either is the row without such a link.
+func linkedRows(d Dialect, alias, from, link, col string, cond Expr) Expr {
+	where := E(link + ".agency_id = " + alias + ".agency_id")
+	if d.linkedIn {
+		return Wrap(alias+".rec_no IN (SELECT "+link+"."+col+" FROM "+from+" WHERE ", And(where, cond), ")")
+	}
+	return Wrap("EXISTS (SELECT 1 FROM "+from+" WHERE ", And(where, E(link+"."+col+" = "+alias+".rec_no"), cond), ")")
 }
 
 // personActivityFilter is personActivitySearchParams as a filter on the
