@@ -51,6 +51,9 @@ func registerFlatTable(name string, t *flatTable) {
 	if _, dup := flatTables[name]; dup {
 		panic("sqlstore: flat table " + name + " registered twice")
 	}
+	for _, j := range t.Joins {
+		joinAlias(j) // its shape, checked as the program starts
+	}
 	flatTables[name] = t
 }
 
