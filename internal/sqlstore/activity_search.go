@@ -55,6 +55,8 @@ var activityTable = &flatTable{
 	},
 	Created: "a.create_date_time", Modified: "a.last_modified_date_time",
 	Order: []string{"a.rec_no"},
+	// activity_user_date, activity_date, activity_date_time, activity_modified
+	Indexed: map[string]bool{"appUser_recNo": true, "targetDate": true, "targetDateTime": true, "modifiedDateTime": true},
 }
 
 // personNameExpr is the person search's name column over alias p.

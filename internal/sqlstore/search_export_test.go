@@ -115,3 +115,19 @@ func ExplainSearchForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *way
 	}
 	return plan, rows.Err()
 }
+
+// FlatSQLForTest is the statement SearchFlat would run for a search of
+// catalog cat, its probes' choices included.
+func FlatSQLForTest(ctx context.Context, db *DB, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria) (string, error) {
+	t := flatTables[cat.Name]
+	forms, err := db.flatForms(ctx, db.primary, t, cat, reach, c)
+	if err != nil {
+		return "", err
+	}
+	q, err := t.query(db.Dialect, cat, reach, c, forms)
+	if err != nil {
+		return "", err
+	}
+	query, _ := q.rows.Build(db.Dialect)
+	return query, nil
+}

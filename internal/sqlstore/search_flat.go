@@ -41,6 +41,10 @@ type flatTable struct {
 	Created, Modified string
 	// Order is the order keys; the last must be unique (the rec_no).
 	Order []string
+	// Indexed names the filter keys (and "modifiedDateTime",
+	// "createDateTime" for the inherited ranges) an index of the table
+	// starts from: sized up on SQLite first (search_flat_indexed.go).
+	Indexed map[string]bool
 }
 
 // flatTables holds every flat search's table, by catalog name.
@@ -67,17 +71,22 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 	if res := pastTopRows(&c.BaseCriteria); res != nil {
 		return res, nil
 	}
-	q, err := t.query(db.Dialect, cat, reach, c)
+	ctx, end := db.bound(ctx)
+	defer end(&err)
+	handle := db.Reader(c.ReadOnlyIntent)
+	forms, err := db.flatForms(ctx, handle, t, cat, reach, c)
 	if err != nil {
 		return nil, err
 	}
-	ctx, end := db.bound(ctx)
-	defer end(&err)
-	return db.runSearch(ctx, db.Reader(c.ReadOnlyIntent), cat.Method, q, &c.BaseCriteria, nil)
+	q, err := t.query(db.Dialect, cat, reach, c, forms)
+	if err != nil {
+		return nil, err
+	}
+	return db.runSearch(ctx, handle, cat.Method, q, &c.BaseCriteria, nil)
 }
 
 // query builds the statement of a flat search.
-func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria) (searchQuery, error) {
+func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria, forms flatForms) (searchQuery, error) {
 	sc, _ := reach(cat.Areas[0])
 	base := Select{From: E(t.From), Where: []Expr{E(t.Alias+".agency_id = ?", sc.AgencyID)}}
 	for i, col := range c.Columns {
@@ -91,24 +100,12 @@ func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer
 		base.Where = append(base.Where, t.Scope(d, reach))
 	}
 	base.Where = append(base.Where, NumCond(t.Alias+".rec_no", c.RecNo))
-	for _, r := range []struct {
-		col string
-		r   wayfarer.TimeRange
-	}{{t.Created, c.Created}, {t.Modified, c.Modified}} {
-		switch {
-		case !r.r.Active():
-		case r.col == "":
-			base.Where = append(base.Where, exprFalse)
-		default:
-			base.Where = append(base.Where, TimeCond(r.col, r.r))
-		}
+	conds, err := t.conds(d, c)
+	if err != nil {
+		return searchQuery{}, fmt.Errorf("%s: %w", cat.Method, err)
 	}
-	for _, f := range c.Filters {
-		cond, err := t.filter(d, f)
-		if err != nil {
-			return searchQuery{}, fmt.Errorf("%s: %w", cat.Method, err)
-		}
-		base.Where = append(base.Where, cond)
+	for _, fc := range conds {
+		base.Where = append(base.Where, forms.where(t, sc.AgencyID, fc))
 	}
 	// Only the lookups the statement uses: each keeps one row per row, so
 	// one it does not refer to changes nothing but the time. SQLite joined
