@@ -5,6 +5,8 @@ package sqlstore
 // so both read the same filters the same way.
 
 import (
+	"strings"
+
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
@@ -144,7 +146,7 @@ func replaceAlias(sqlText, from, to string) string {
 	pat := from + "."
 	var b []byte
 	for i := 0; i < len(sqlText); i++ {
-		if i+len(pat) <= len(sqlText) && sqlText[i:i+len(pat)] == pat && (i == 0 || !aliasChar(sqlText[i-1])) {
+		if aliasAt(sqlText, i, pat) {
 			b = append(b, to...)
 			b = append(b, '.')
 			i += len(pat) - 1
@@ -153,6 +155,12 @@ func replaceAlias(sqlText, from, to string) string {
 		b = append(b, sqlText[i])
 	}
 	return string(b)
+}
+
+// aliasAt reports whether sqlText holds pat (an alias and its dot) at i,
+// not preceded by a letter, digit, underscore or dot.
+func aliasAt(sqlText string, i int, pat string) bool {
+	return strings.HasPrefix(sqlText[i:], pat) && (i == 0 || !aliasChar(sqlText[i-1]))
 }
 
 func aliasChar(c byte) bool {

@@ -105,6 +105,9 @@ type childFilter struct {
 	// subplan: the EXISTS form ends with OFFSET 0, which keeps PostgreSQL
 	// from making it a semi-join (Dialect.subplansAfter).
 	subplan bool
+	// outer is the searched row's key the IN form selects by; "" is the
+	// person's, p.rec_no (the search kit's tables: search_flat_indexed.go).
+	outer string
 }
 
 // childFilters are the filters on child rows that can run in either form.
@@ -180,7 +183,11 @@ func (f childFilter) cond(d Dialect, agencyID int64, few bool) Expr {
 		return join("", []Expr{E("p.rec_no IN (SELECT "+f.person+" FROM communication_trigram ct JOIN "+f.from+
 			" ON cm.rec_no = ct.rowid WHERE communication_trigram MATCH ? AND ", f.sizeMatch), f.where(f.agency, agencyID), E(")")})
 	case few:
-		return Wrap("p.rec_no IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
+		outer := f.outer
+		if outer == "" {
+			outer = "p.rec_no"
+		}
+		return Wrap(outer+" IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
 	case f.joined:
 		return Expr{}
 	}
@@ -298,12 +305,12 @@ func (db *DB) fewChildren(ctx context.Context, handle *sql.DB, f childFilter, ag
 	q := f.probe(agencyID, limit+1)
 	st, release, err := db.prepared(ctx, handle, q.SQL)
 	if err != nil {
-		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
+		return false, fmt.Errorf("search: %s probe: %w", f.key, err)
 	}
 	defer release()
 	var n int
 	if err := st.QueryRowContext(ctx, q.Args...).Scan(&n); err != nil {
-		return false, fmt.Errorf("person search: %s probe: %w", f.key, err)
+		return false, fmt.Errorf("search: %s probe: %w", f.key, err)
 	}
 	return n <= limit, nil
 }

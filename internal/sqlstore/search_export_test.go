@@ -120,14 +120,16 @@ func ExplainSearchForTest(ctx context.Context, db *DB, sc wayfarer.Scope, c *way
 // catalog cat, its probes' choices included.
 func FlatSQLForTest(ctx context.Context, db *DB, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria) (string, error) {
 	t := flatTables[cat.Name]
-	forms, err := db.flatForms(ctx, db.primary, t, cat, reach, c)
+	conds, err := t.conds(db.Dialect, c)
 	if err != nil {
 		return "", err
 	}
-	q, err := t.query(db.Dialect, cat, reach, c, forms)
+	sc, _ := reach(cat.Areas[0])
+	forms, err := db.flatForms(ctx, db.primary, t, sc.AgencyID, conds)
 	if err != nil {
 		return "", err
 	}
+	q := t.query(db.Dialect, cat, reach, c, conds, forms)
 	query, _ := q.rows.Build(db.Dialect)
 	return query, nil
 }

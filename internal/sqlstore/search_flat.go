@@ -74,19 +74,21 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 	ctx, end := db.bound(ctx)
 	defer end(&err)
 	handle := db.Reader(c.ReadOnlyIntent)
-	forms, err := db.flatForms(ctx, handle, t, cat, reach, c)
+	conds, err := t.conds(db.Dialect, c)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cat.Method, err)
+	}
+	sc, _ := reach(cat.Areas[0])
+	forms, err := db.flatForms(ctx, handle, t, sc.AgencyID, conds)
 	if err != nil {
 		return nil, err
 	}
-	q, err := t.query(db.Dialect, cat, reach, c, forms)
-	if err != nil {
-		return nil, err
-	}
+	q := t.query(db.Dialect, cat, reach, c, conds, forms)
 	return db.runSearch(ctx, handle, cat.Method, q, &c.BaseCriteria, nil)
 }
 
 // query builds the statement of a flat search.
-func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria, forms flatForms) (searchQuery, error) {
+func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria, conds []flatCond, forms flatForms) searchQuery {
 	sc, _ := reach(cat.Areas[0])
 	base := Select{From: E(t.From), Where: []Expr{E(t.Alias+".agency_id = ?", sc.AgencyID)}}
 	for i, col := range c.Columns {
@@ -100,12 +102,8 @@ func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer
 		base.Where = append(base.Where, t.Scope(d, reach))
 	}
 	base.Where = append(base.Where, NumCond(t.Alias+".rec_no", c.RecNo))
-	conds, err := t.conds(d, c)
-	if err != nil {
-		return searchQuery{}, fmt.Errorf("%s: %w", cat.Method, err)
-	}
 	for _, fc := range conds {
-		base.Where = append(base.Where, forms.where(t, sc.AgencyID, fc))
+		base.Where = append(base.Where, forms.where(d, t, sc.AgencyID, fc))
 	}
 	// Only the lookups the statement uses: each keeps one row per row, so
 	// one it does not refer to changes nothing but the time. SQLite joined
@@ -126,7 +124,7 @@ func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer
 		cnt.Columns, cnt.Joins = []Expr{E("COUNT(*)")}, usedJoins(t.Joins, where)
 		q.count = cnt.Expr()
 	}
-	return q, nil
+	return q
 }
 
 // usedJoins is the joins (each "LEFT JOIN table alias ON ...") whose alias
@@ -167,19 +165,13 @@ func joinAlias(join string) string {
 	return f[3]
 }
 
-// refersTo reports whether sqlText holds "alias." not preceded by a
-// letter, digit, underscore or dot (replaceAlias's rule).
+// refersTo reports whether sqlText refers to alias (replaceAlias's rule).
 func refersTo(sqlText, alias string) bool {
 	pat := alias + "."
-	for i := strings.Index(sqlText, pat); i >= 0; {
-		if i == 0 || !aliasChar(sqlText[i-1]) {
+	for i := range len(sqlText) {
+		if aliasAt(sqlText, i, pat) {
 			return true
 		}
-		next := strings.Index(sqlText[i+1:], pat)
-		if next < 0 {
-			break
-		}
-		i += 1 + next
 	}
 	return false
 }

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strings"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -62,55 +61,41 @@ type flatForms struct {
 }
 
 // where is fc as the search's condition: in the form its probe chose.
-func (fs flatForms) where(t *flatTable, agencyID int64, fc flatCond) Expr {
+func (fs flatForms) where(d Dialect, t *flatTable, agencyID int64, fc flatCond) Expr {
 	switch {
 	case !fs.probed || fc.key == "" || !t.Indexed[fc.key]:
 		return fc.cond
 	case fs.few[fc.key]:
-		return Wrap(t.Alias+".rec_no IN (SELECT "+t.Alias+"f.rec_no FROM "+t.table()+" "+t.Alias+"f WHERE ",
-			And(E(t.Alias+"f.agency_id = ?", agencyID), t.renamed(fc.cond)), ")")
+		return t.child(fc).cond(d, agencyID, true)
 	}
-	return Wrap("+(", fc.cond, ")")
+	return unindexed(fc.cond)
 }
 
-// table is the table of From ("activity a": activity).
-func (t *flatTable) table() string { return strings.Fields(t.From)[0] }
-
-// renamed is e on the table aliased alias+"f".
-func (t *flatTable) renamed(e Expr) Expr {
-	return Expr{SQL: replaceAlias(e.SQL, t.Alias, t.Alias+"f"), Args: e.Args}
+// child is fc as a child filter of the table on itself (aliased alias+"f"),
+// for its probe and its IN form, as personFilter.child is for persons.
+func (t *flatTable) child(fc flatCond) childFilter {
+	self := t.Alias + "f"
+	return childFilter{key: fc.key, from: strings.Fields(t.From)[0] + " " + self, agency: self + ".agency_id",
+		person: self + ".rec_no", outer: t.Alias + ".rec_no",
+		conds: []Expr{{SQL: replaceAlias(fc.cond.SQL, t.Alias, self), Args: fc.cond.Args}}}
 }
 
 // flatForms sizes up the indexed conditions of a flat search, on the
 // engines that need it (Dialect.probeChildren).
-func (db *DB) flatForms(ctx context.Context, handle *sql.DB, t *flatTable, cat *wayfarer.SearchCatalog, reach wayfarer.SearchReach, c *wayfarer.FlatCriteria) (flatForms, error) {
+func (db *DB) flatForms(ctx context.Context, handle *sql.DB, t *flatTable, agencyID int64, conds []flatCond) (flatForms, error) {
 	fs := flatForms{probed: db.Dialect.probeChildren, few: map[string]bool{}}
-	if !fs.probed || len(t.Indexed) == 0 {
+	if !fs.probed {
 		return fs, nil
 	}
-	conds, err := t.conds(db.Dialect, c)
-	if err != nil {
-		return fs, nil // the statement's builder answers it
-	}
-	sc, _ := reach(cat.Areas[0])
-	limit := db.childLimit()
 	for _, fc := range conds {
 		if fc.key == "" || !t.Indexed[fc.key] {
 			continue
 		}
-		q := join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM " + t.From + " WHERE "),
-			And(E(t.Alias+".agency_id = ?", sc.AgencyID), fc.cond), E(" LIMIT ?)", limit+1)})
-		st, release, err := db.prepared(ctx, handle, q.SQL)
+		few, err := db.fewChildren(ctx, handle, t.child(fc), agencyID)
 		if err != nil {
-			return fs, fmt.Errorf("%s: %s probe: %w", cat.Method, fc.key, err)
+			return fs, err
 		}
-		var n int
-		err = st.QueryRowContext(ctx, q.Args...).Scan(&n)
-		release()
-		if err != nil {
-			return fs, fmt.Errorf("%s: %s probe: %w", cat.Method, fc.key, err)
-		}
-		fs.few[fc.key] = n <= limit
+		fs.few[fc.key] = few
 	}
 	return fs, nil
 }
