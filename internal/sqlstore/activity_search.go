@@ -57,8 +57,10 @@ var activityTable = &flatTable{
 	},
 	Created: "a.create_date_time", Modified: "a.last_modified_date_time",
 	Order: []string{"a.rec_no"},
-	// activity_user_date, activity_date, activity_date_time, activity_modified
-	Indexed: map[string]bool{"appUser_recNo": true, "targetDate": true, "targetDateTime": true, "modifiedDateTime": true},
+	// activity_user_date, activity_date, activity_date_time, activity_modified,
+	// activity_created, activity_type, activity_subject (lower(subject))
+	Indexed: map[string]bool{"appUser_recNo": true, "targetDate": true, "targetDateTime": true, "modifiedDateTime": true,
+		"createDateTime": true, "type": true, "subject": true},
 }
 
 // personNameExpr is the person search's name column over alias p.

@@ -45,12 +45,20 @@ func (t *flatTable) conds(d Dialect, c *wayfarer.FlatCriteria) ([]flatCond, erro
 			return nil, err
 		}
 		key := f.Key
-		if f.Num.Cond == wayfarer.NumNotEqual || f.Str.Active() {
-			key = "" // a complement, or text: no index starts from it
+		if f.Num.Cond == wayfarer.NumNotEqual || (f.Str.Active() && !foldIndexed(f.Str)) {
+			key = "" // a complement, or a substring: no index starts from it
 		}
 		out = append(out, flatCond{key, cond})
 	}
 	return out, nil
+}
+
+// foldIndexed tells whether an index of the folded text (lower(col)) starts
+// from a text condition: Equal, In, StartingWith (a range) and Blank do,
+// their complements and Contains do not.
+func foldIndexed(p wayfarer.StringParam) bool {
+	pos, neg := p.Cond.Negated()
+	return !neg && pos != wayfarer.StrContains
 }
 
 // flatForms is the outcome of sizing up: probed (SQLite), and the keys

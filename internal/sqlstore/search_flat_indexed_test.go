@@ -15,7 +15,8 @@ import (
 )
 
 // TestActivitySearchIndexedFilters: an activity filter an index serves
-// (target date, app user, modification time) is sized up first on SQLite:
+// (target date, app user, creation and modification time, type, subject
+// Equal, StartingWith and Blank) is sized up first on SQLite:
 // few activities passing, the search starts from them; many, it walks the
 // activities in recNo order testing each. The rows are the same on both
 // engines and in both forms.
@@ -28,11 +29,14 @@ func TestActivitySearchIndexedFilters(t *testing.T) {
 			now := time.Now().UTC()
 			var ps []sqlstore.BulkPerson
 			for i := range 400 {
-				day := "2026-12-01"
-				if i%40 == 9 {
-					day = "2001-06-01" // ten activities long ago
+				day, typ, subject, created := "2026-12-01", int64(1), i64str("Call back"), now
+				if i%40 == 9 { // ten activities long ago: promos about visas
+					day, typ, subject, created = "2001-06-01", 4, i64str("Visa Renewal"), now.AddDate(-20, 0, 0)
 				}
-				a := sqlstore.BulkActivity{Type: 1, Priority: 1, TargetDate: i64str(day), Created: now}
+				if i%40 == 21 {
+					subject = nil // ten without a subject
+				}
+				a := sqlstore.BulkActivity{Type: typ, Priority: 1, TargetDate: i64str(day), Subject: subject, Created: created}
 				if i%2 == 0 {
 					a.AppUserID = i64(user)
 				}
@@ -54,6 +58,18 @@ func TestActivitySearchIndexedFilters(t *testing.T) {
 				{fmt.Sprintf(`{"appUserRecNo":{"value":[%d]}}`, user), func(i int) bool { return i%2 == 0 }, "+("},
 				{`{"appUserRecNo":{"compareCondition":3},"targetDateTo":{"date":"2001-12-31"}}`, func(i int) bool { return i%40 == 9 && i%2 == 1 }, "a.rec_no IN (SELECT"},
 				{`{"modifiedDateTimeTo":{"date":"2001-01-01"}}`, func(int) bool { return false }, "a.rec_no IN (SELECT"},
+				{`{"createDateTimeTo":{"date":"2010-01-01"}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT"},
+				{`{"createDateTimeFrom":{"date":"2010-01-01"}}`, func(i int) bool { return i%40 != 9 }, "+("},
+				{`{"type":{"value":[4]}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT"},
+				{`{"type":{"value":[3]}}`, func(int) bool { return false }, "a.rec_no IN (SELECT"},
+				{`{"type":{"value":[1]}}`, func(i int) bool { return i%40 != 9 }, "+("},
+				{`{"subject":{"value":["visa renewal"]}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT"},
+				{`{"subject":{"value":["VISA"],"compareCondition":5}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT"},
+				{`{"subject":{"value":["call"],"compareCondition":5}}`, func(i int) bool { return i%40 != 9 && i%40 != 21 }, "+("},
+				{`{"subject":{"compareCondition":3}}`, func(i int) bool { return i%40 == 21 }, "a.rec_no IN (SELECT"},
+				// a complement or a substring is walked as it is
+				{`{"subject":{"value":["call back"],"compareCondition":2}}`, func(i int) bool { return i%40 == 9 || i%40 == 21 }, "OR NOT (lower(a.subject)"},
+				{`{"subject":{"value":["renew"],"compareCondition":6}}`, func(i int) bool { return i%40 == 9 }, "LIKE"},
 			} {
 				c, err := wire.DecodeActivitySearch(jsoncodec.Strict, []byte(tc.body))
 				if err != nil {
