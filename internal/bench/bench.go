@@ -94,6 +94,10 @@ var Queries = []Query{
 		`{"actionItemCompleted":false,"includeCols":["recNo","name"],"rowCount":50}`},
 	{"l: commValueCityArea 212 (nobody)", "admin",
 		`{"commValueCityArea":{"value":["212"]},"includeCols":["recNo","name"],"rowCount":50}`},
+	// A distinct search's first page: every row was grouped before it
+	// (search_distinct.go).
+	{"m: distinct names, first page", "admin",
+		`{"distinct":true,"includeCols":["name"],"rowCount":50}`},
 }
 
 // ExpandBody fills a query's placeholders ({agent}, {today}, {week}).

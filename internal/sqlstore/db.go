@@ -43,6 +43,9 @@ type DB struct {
 	// walkBudget overrides the package's walkBudget when set (tests: both
 	// outcomes of the bounded walk on small tables).
 	walkBudget atomic.Pointer[int64]
+	// distinctRows overrides the package's distinctWalkRows when set
+	// (tests: a distinct search's walk and its grouped statement).
+	distinctRows atomic.Pointer[int64]
 	// commListLimit overrides the package's commListLimit when set (tests:
 	// a walk that fell short with too many matches to start from).
 	commListLimit atomic.Pointer[int]

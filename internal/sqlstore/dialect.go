@@ -102,6 +102,9 @@ type Dialect struct {
 	// 1,000,000, against 2–3 ms spelled out); SQLite only since its name
 	// index holds columns (foldKeys), not expressions (search_keyset.go).
 	rowValueSeek bool
+	// chr names the function of a character by its code point, and padID
+	// formats an integer column zero-padded to 19 digits (producerKey).
+	chr, padID string
 	// foldKeys maps a text column to a column that holds its Fold, where
 	// the schema has one (SQLite's person.last_name_key, a virtual
 	// generated column, migration 00018): the searches then name the
@@ -158,6 +161,7 @@ type Dialect struct {
 
 var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
+		chr: "char", padID: "printf('%%019d', %s)",
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true, perPersonExists: " LIMIT 1", linkedIn: true,
 		candidateIDs: "SELECT value FROM json_each(?)",
 		foldKeys:     map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
@@ -165,6 +169,7 @@ var (
 		dropHistograms: sqliteDropHistograms, deferrable: sqliteDeferrable}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
+		chr: "chr", padID: "lpad(CAST(%s AS text), 19, '0')",
 		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, sparseTrigrams: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
 		candidateIDs:    "SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(? AS json))",
 		bulkBegin:       "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off",

@@ -165,17 +165,23 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		Joins:   searchJoins(d, c),
 		Where:   searchWhere(d, sc, c, opt),
 	}
-	return pagedQuery(d, base, searchOrder(d, c), orderKey, &c.BaseCriteria, opt.keys, opt.after)
+	return pagedQuery(d, base, searchOrder(d, c), personKeys, orderKey, &c.BaseCriteria, opt.keys, opt.after)
 }
+
+// personKeys is how many of searchOrder's keys name the row's person: the
+// rest order a person's rows among themselves.
+const personKeys = 3
 
 // pagedQuery orders and pages a search's base statement, whose selected
 // expressions are named s0, s1, ... in c.Columns order, by order (its keys
 // rendered by key: the last is unique, so the order is total); with
 // distinct, it groups the rows on every shown column and orders the groups
-// by their first row and then by the columns. keys adds the order keys
-// after the columns, and after starts after the row with those keys (a
-// continued search, search_keyset.go; without distinct only).
-func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string) string, c *wayfarer.BaseCriteria, keys bool, after []any) searchQuery {
+// by the first record that produced them (the first `producer` keys of
+// order name a row's record: the person of a person search's rows) and
+// then by the columns (search_distinct.go). keys adds the order keys after
+// the columns, and after starts after the row with those keys (a continued
+// search, search_keyset.go; without distinct only).
+func pagedQuery(d Dialect, base Select, order []string, producer int, key func(Dialect, string) string, c *wayfarer.BaseCriteria, keys bool, after []any) searchQuery {
 	limit := pageLimit(c)
 
 	if !c.Distinct {
@@ -197,10 +203,8 @@ func pagedQuery(d Dialect, base Select, order []string, key func(Dialect, string
 
 	inner := base
 	var outerCols, group, outerOrder []Expr
-	for i, k := range order {
-		inner.Columns = append(inner.Columns, E(k+" AS k"+strconv.Itoa(i)))
-		outerOrder = append(outerOrder, E("MIN(k"+strconv.Itoa(i)+")"+d.NullsFirst()))
-	}
+	inner.Columns = append(inner.Columns, E(producerKey(d, order[:producer])+" AS r0"))
+	outerOrder = append(outerOrder, E("MIN(r0)"+d.NullsFirst()))
 	for i, col := range c.Columns {
 		s := "s" + strconv.Itoa(i)
 		outerCols = append(outerCols, E(s))
@@ -256,6 +260,11 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 			if opt.after, err = decodeContinuation(c.Continuation, cont.fingerprint(), cont.n); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if c.Distinct {
+		if res, err := db.distinctWalk(ctx, handle, sc, c, opt); err != nil || res != nil {
+			return res, err
 		}
 	}
 	walks, err := db.walksCommonComms(ctx, handle, sc, c, &opt)
@@ -326,16 +335,7 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 		nk = cont.n
 	}
 	sr := newSearchRows(c.Columns, nk, res)
-	query, args := q.rows.Build(db.Dialect)
-	var err error
-	if !c.HasColumn("summaryCount") && db.readPipeline != nil && db.Dialect.requestSettings != "" {
-		if err = db.searchPipelined(ctx, handle, query, args, sr); err != nil {
-			err = fmt.Errorf("%s: %w", what, err)
-		}
-	} else {
-		err = db.searchInTx(ctx, handle, what, query, args, q, c, sr)
-	}
-	if err != nil {
+	if err := db.readSearch(ctx, handle, what, q, c, sr); err != nil {
 		return nil, err
 	}
 	if cont != nil && int64(len(res.Rows)) == c.RowCount {
@@ -344,12 +344,27 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 	return res, nil
 }
 
+// readSearch reads the statement's rows, and its count when summaryCount
+// is asked, into sr (runSearch).
+func (db *DB) readSearch(ctx context.Context, handle *sql.DB, what string, q searchQuery, c *wayfarer.BaseCriteria, sr *searchRows) error {
+	query, args := q.rows.Build(db.Dialect)
+	if !c.HasColumn("summaryCount") && db.readPipeline != nil && db.Dialect.requestSettings != "" {
+		if err := db.searchPipelined(ctx, handle, query, args, sr); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+	return db.searchInTx(ctx, handle, what, query, args, q, c, sr)
+}
+
 // searchRows turns a search's answer into rows of its columns, keeping the
-// order keys of the last row read (a continuation's, after the columns).
+// order keys of the last row read (a continuation's, after the columns),
+// and passing each row's keys to eachKeys where set (search_distinct.go).
 type searchRows struct {
 	cols      []wayfarer.SearchColumn
 	raw, dest []any
 	res       *wayfarer.SearchResult
+	eachKeys  func(keys []any)
 }
 
 func newSearchRows(cols []wayfarer.SearchColumn, keys int, res *wayfarer.SearchResult) *searchRows {
@@ -375,6 +390,9 @@ func (sr *searchRows) add(r RowScanner) error {
 		row[i] = v
 	}
 	sr.res.Rows = append(sr.res.Rows, row)
+	if sr.eachKeys != nil {
+		sr.eachKeys(sr.keys())
+	}
 	return nil
 }
 

@@ -31,6 +31,13 @@ func SetChildProbeLimitForTest(db *DB, n int) (restore func()) {
 	return func() { db.probeLimit.Store(old) }
 }
 
+// SetDistinctWalkForTest moves, for db only, the most rows a distinct
+// search walks before it groups them all (0: it always groups).
+func SetDistinctWalkForTest(db *DB, n int64) (restore func()) {
+	old := db.distinctRows.Swap(&n)
+	return func() { db.distinctRows.Store(old) }
+}
+
 // SetTrigramLimitForTest moves, for db only, the most trigram candidates a
 // search starts from.
 func SetTrigramLimitForTest(db *DB, n int) (restore func()) {

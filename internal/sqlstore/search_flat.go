@@ -118,7 +118,7 @@ func (t *flatTable) query(d Dialect, cat *wayfarer.SearchCatalog, reach wayfarer
 		all = append(all, col.SQL)
 	}
 	base.Joins = usedJoins(t.Joins, append(all, where...))
-	q := pagedQuery(d, base, t.Order, flatOrderKey(t.Order), &c.BaseCriteria, false, nil)
+	q := pagedQuery(d, base, t.Order, len(t.Order), flatOrderKey(t.Order), &c.BaseCriteria, false, nil)
 	if !c.Distinct {
 		cnt := base
 		cnt.Columns, cnt.Joins = []Expr{E("COUNT(*)")}, usedJoins(t.Joins, where)

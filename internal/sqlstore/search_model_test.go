@@ -320,28 +320,16 @@ func (w *world) search(sc wayfarer.Scope, c *wayfarer.SearchCriteria) *wayfarer.
 	}
 	slices.SortStableFunc(rows, cmpRow)
 	if c.Distinct {
-		// Group equal rows; a group's keys are the minimum (nulls ignored)
-		// of its members' keys, each on its own, as SQL's MIN does.
+		// Group equal rows; a group sorts by the first person that
+		// produced it (its first row's person: rows are in order), then
+		// by its values.
 		var groups []modelRow
-		index := map[string]int{}
+		seen := map[string]bool{}
 		for _, r := range rows {
 			key := fmt.Sprintf("%#v", r.vals)
-			gi, ok := index[key]
-			if !ok {
-				index[key] = len(groups)
-				groups = append(groups, modelRow{keys: slices.Clone(r.keys), ids: slices.Clone(r.ids), vals: r.vals})
-				continue
-			}
-			g := &groups[gi]
-			for i := range r.keys {
-				if r.keys[i] != nil && (g.keys[i] == nil || *r.keys[i] < *g.keys[i]) {
-					g.keys[i] = r.keys[i]
-				}
-			}
-			for i := range r.ids {
-				if r.ids[i] != nil && (g.ids[i] == nil || *r.ids[i] < *g.ids[i]) {
-					g.ids[i] = r.ids[i]
-				}
+			if !seen[key] {
+				seen[key] = true
+				groups = append(groups, modelRow{keys: r.keys, ids: r.ids[:1], vals: r.vals})
 			}
 		}
 		slices.SortStableFunc(groups, func(x, y modelRow) int {

@@ -32,9 +32,8 @@ import (
 // A search showing a child group (rows of a person's cards, tags or action
 // items) walks the same way: its order starts with the person's, so its
 // rows up to a person are a prefix of its rows. Walked as before,
-// unbounded: a distinct search (a group of rows sorts by the least of each
-// key over its rows, which rows past the bound can change), or one without
-// a page size. Started from the matches at once: a page past the budget
+// unbounded: a distinct search (its own walk, search_distinct.go, comes
+// first; past it, every row is grouped), or one without a page size. Started from the matches at once: a page past the budget
 // (startingRow + rowCount > walkBudget), or a walk that would meet persons
 // without a last name (their key is null, which "<=" cannot bound).
 // Finding the walk's end tests the search's other conditions on up to

@@ -1,0 +1,63 @@
+package sqlstore_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+	"github.com/wayfarerhq/wayfarer/internal/wire"
+)
+
+// TestSearchDistinctOrder: a distinct search's rows come in the order of
+// the first person that produced them, then of their values, whether the
+// search walks its rows (search_distinct.go) or groups them all; a walk
+// that stops inside a person's rows does not answer from them (that
+// person's later rows may sort first).
+func TestSearchDistinctOrder(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			card := func(desc string) sqlstore.BulkCard {
+				return sqlstore.BulkCard{Type: 2, Number: "L-" + desc, Description: i64str(desc)}
+			}
+			w.insert(t, db, w.agency, []sqlstore.BulkPerson{
+				{LastName: i64str("Able"), Cards: []sqlstore.BulkCard{card("AX")}},
+				{LastName: i64str("Baker"), Cards: []sqlstore.BulkCard{card("VI"), card("MC")}},
+				{LastName: i64str("Cole"), Cards: []sqlstore.BulkCard{card("AX"), card("BA")}},
+			})
+			ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+			for _, tc := range []struct{ body, want string }{
+				{`{"distinct":true,"includeCols":["cardDescription"]}`, "[AX MC VI BA]"},
+				{`{"distinct":true,"includeCols":["cardDescription"],"startingRow":1,"rowCount":1}`, "[MC]"},
+				{`{"distinct":true,"includeCols":["cardDescription"],"startingRow":2,"rowCount":5}`, "[VI BA]"},
+				{`{"distinct":true,"includeCols":["cardDescription"],"topRows":3,"startingRow":1}`, "[MC VI]"},
+			} {
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(tc.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// 0: grouped; 2: the walk stops inside Baker's rows; 3 and
+				// more: it reads Baker's.
+				for _, budget := range []int64{0, 2, 3, 1000} {
+					restore := sqlstore.SetDistinctWalkForTest(db, budget)
+					res, err := db.SearchPersons(ctx, sc, c)
+					restore()
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []any
+					for _, r := range res.Rows {
+						got = append(got, r[0])
+					}
+					if fmt.Sprint(got) != tc.want {
+						t.Errorf("%s, walking %d rows: %v, want %s", tc.body, budget, got, tc.want)
+					}
+				}
+			}
+		})
+	}
+}
