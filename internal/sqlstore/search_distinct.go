@@ -20,10 +20,10 @@ import (
 // a fast machine, past the 5 s limit on a slow one; 4 ms so). Its early
 // pages are in the first rows of the search's own order, so the search
 // first walks its rows in order (at most distinctWalkRows), dropping
-// repeats and putting
-// each person's new rows in the order of their values; only a page the walk
-// does not reach, or a count (summaryCount), groups them all. Both give the
-// same rows in the same order (TestSearchMatchesModel runs each).
+// repeats and putting each person's new rows in the order of their values;
+// only a page the walk does not reach, or a count (summaryCount), groups
+// them all. Both give the same rows in the same order
+// (TestSearchMatchesModel and TestSearchDistinctOrder run each).
 
 // producerKey is one value whose order is the order of keys, the keys that
 // name a row's record (a person: folded last and first name, recNo): MIN of
