@@ -251,8 +251,10 @@ func benchSearches(b *testing.B, s *testserver.Server) []benchSearch {
 // WAYFARER_BENCH_PERSONS.
 //
 //	go test ./internal/bench -run '^$' -bench SearchParts -benchtime 5000x -count 5
-func BenchmarkSearchParts(b *testing.B) {
-	s, client := benchServer(b, "sqlite")
+func BenchmarkSearchParts(b *testing.B) { onEngines(b, benchmarkSearchParts) }
+
+func benchmarkSearchParts(b *testing.B, engine string) {
+	s, client := benchServer(b, engine)
 	ctx := context.Background()
 	q := Queries[0]
 	tok, sess, crit, _ := benchQuery(b, s, q)
