@@ -77,8 +77,13 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 		q := db.buildSearch(sc, &walk, opt)
 		res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 		sr := newSearchRows(c.Columns, len(searchOrder(db.Dialect, &walk)), res)
-		var persons []any // each row's recNo, as the driver reads it
-		sr.eachKeys = func(keys []any) { persons = append(persons, keys[personKeys-1]) }
+		// Each row's recNo; nil if the driver gave one of another type, which
+		// makes every row one person's: never a page, the grouped statement.
+		var persons []any
+		sr.eachKeys = func(keys []any) {
+			recNo, _ := searchValue(wayfarer.SearchColumn{Type: wayfarer.ColLong}, keys[personKeys-1])
+			persons = append(persons, recNo)
+		}
 		if err := db.readSearch(ctx, handle, "person search", q, &walk.BaseCriteria, sr); err != nil {
 			return nil, err
 		}
@@ -136,7 +141,8 @@ func distinctRows(rows []wayfarer.SearchRow, persons []any, all bool, need int64
 }
 
 // appendValueKey appends v (a search value: nil, string, int64, bool or
-// time.Time) to a key that two values share only when they are equal.
+// time.Time, searchValue) to a key that two values share only when they
+// are equal.
 func appendValueKey(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -151,7 +157,7 @@ func appendValueKey(b []byte, v any) []byte {
 	case time.Time:
 		return append(strconv.AppendInt(append(b, 't'), x.UnixNano(), 10), ';')
 	}
-	panic("sqlstore: a search value of an unexpected type")
+	return fmt.Appendf(b, "?%T:%v;", v, v) // none other comes from searchValue
 }
 
 // compareRows orders rows by their values, column by column, as the
@@ -176,20 +182,29 @@ func compareValues(x, y any) int {
 	}
 	switch a := x.(type) {
 	case string:
-		return cmp.Compare(a, y.(string))
-	case int64:
-		return cmp.Compare(a, y.(int64))
-	case bool:
-		b := y.(bool)
-		switch {
-		case a == b:
-			return 0
-		case !a:
-			return -1
+		if b, ok := y.(string); ok {
+			return cmp.Compare(a, b)
 		}
-		return 1
+	case int64:
+		if b, ok := y.(int64); ok {
+			return cmp.Compare(a, b)
+		}
+	case bool:
+		if b, ok := y.(bool); ok {
+			switch {
+			case a == b:
+				return 0
+			case !a:
+				return -1
+			}
+			return 1
+		}
 	case time.Time:
-		return a.Compare(y.(time.Time))
+		if b, ok := y.(time.Time); ok {
+			return a.Compare(b)
+		}
 	}
-	panic("sqlstore: a search value of an unexpected type")
+	// A column's values share one type (searchValue); this keeps any other
+	// pair in a fixed order without stopping the request.
+	return cmp.Compare(fmt.Sprintf("%T:%v", x, x), fmt.Sprintf("%T:%v", y, y))
 }
