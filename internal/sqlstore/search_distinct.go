@@ -53,72 +53,93 @@ func producerKey(d Dialect, keys []string) string {
 // groups them all instead.
 const distinctWalkRows = 10000
 
-// distinctWalk answers a page of distinct search c from a walk of its rows,
-// or nil when the walk cannot tell the page: a count is asked, the page
-// lies past what the walk reads, or the rows walked hold too few distinct
-// rows for it.
+// distinctWalk answers a page of distinct person search c from a walk of
+// its rows (walkDistinct), or nil when the walk cannot tell it.
 func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) (*wayfarer.SearchResult, error) {
+	walk := *c
+	walk.Distinct, walk.StartingRow, walk.TopRows = false, 0, 0
+	opt.keys, opt.after = true, nil
+	plain := func(n int64) searchQuery {
+		walk.RowCount = n
+		return db.buildSearch(sc, &walk, opt)
+	}
+	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain)
+}
+
+// walkDistinct answers a page of distinct search c from a walk of its rows
+// in order, or nil when the walk cannot tell the page: a count is asked,
+// the page lies past what the walk reads (the budget, distinctWalkRows), or
+// the rows walked hold too few distinct rows for it. plain(n) is the
+// search's statement without distinct and paging, its first n rows, with
+// its nKeys order keys after the columns, of which the record-th names the
+// row's record (a person search's person); record -1: each row is its own
+// (a flat search, whose order keys are unique), and plain reads no keys.
+func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *wayfarer.BaseCriteria, nKeys, record int, plain func(n int64) searchQuery) (*wayfarer.SearchResult, error) {
 	budget := int64(distinctWalkRows)
 	if n := db.distinctRows.Load(); n != nil {
 		budget = *n
 	}
-	limit := pageLimit(&c.BaseCriteria)
+	limit := pageLimit(c)
 	if c.HasColumn("summaryCount") || limit == nil || c.StartingRow+*limit > budget {
 		return nil, nil
 	}
 	need := c.StartingRow + *limit
-	walk := *c
-	walk.Distinct, walk.StartingRow, walk.TopRows = false, 0, 0
-	opt.keys, opt.after = true, nil
 	// A first try reads a few times the page; the next ones twice the rows
 	// that the distinct rows found so far project, up to the budget.
+	found := int64(-1)
 	for n := min(4*need+100, budget); ; {
-		walk.RowCount = n
-		q := db.buildSearch(sc, &walk, opt)
 		res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
-		sr := newSearchRows(c.Columns, len(searchOrder(db.Dialect, &walk)), res)
-		// Each row's recNo; nil if the driver gave one of another type, which
-		// makes every row one person's: never a page, the grouped statement.
-		var persons []any
-		sr.eachKeys = func(keys []any) {
-			recNo, _ := searchValue(wayfarer.SearchColumn{Type: wayfarer.ColLong}, keys[personKeys-1])
-			persons = append(persons, recNo)
+		var records []any
+		sr := newSearchRows(c.Columns, 0, res)
+		if record >= 0 {
+			// Each row's recNo; nil if the driver gave one of another
+			// type, which makes every row one record's: never a page, the
+			// grouped statement.
+			sr = newSearchRows(c.Columns, nKeys, res)
+			sr.eachKeys = func(keys []any) {
+				recNo, _ := searchValue(wayfarer.SearchColumn{Type: wayfarer.ColLong}, keys[record])
+				records = append(records, recNo)
+			}
 		}
-		if err := db.readSearch(ctx, handle, "person search", q, &walk.BaseCriteria, sr); err != nil {
+		// c asks no count, which is all readSearch reads of it here.
+		if err := db.readSearch(ctx, handle, what, plain(n), c, sr); err != nil {
 			return nil, err
 		}
-		rows, ok := distinctRows(res.Rows, persons, int64(len(res.Rows)) < n, need)
+		rows, ok := distinctRows(res.Rows, records, int64(len(res.Rows)) < n, need)
 		if ok {
 			res.Rows = rows[min(c.StartingRow, int64(len(rows))):]
 			return res, nil
 		}
-		// Few distinct rows among the first (a column most persons share):
-		// the whole budget would not hold the page either, and reading it
-		// first would only add to the grouped statement's time.
-		found := int64(len(rows))
-		if n == budget || found*budget < need*n {
+		// Few distinct rows among the first, or no more than the last try
+		// found (a column most rows share): the budget would not hold the
+		// page either, and reading it would only add to the grouped
+		// statement's time.
+		more := int64(len(rows))
+		if n == budget || more == found || more*budget < 2*need*n {
 			return nil, nil
 		}
+		found = more
 		n = min(budget, max(2*n, 2*need*n/max(found, 1)))
 	}
 }
 
 // distinctRows is the first need distinct rows of rows (in the search's
-// order; persons[i] is row i's person), each person's new rows in the
-// order of their values; ok is false when rows, which hold every row of the
-// search only when all is set, are too few to tell them: the last
-// person's rows may go on past them.
-func distinctRows(rows []wayfarer.SearchRow, persons []any, all bool, need int64) (_ []wayfarer.SearchRow, ok bool) {
+// order; records[i] is row i's record, a person, or records is nil: each
+// row is its own), each record's new rows in the order of their values; ok
+// is false when rows, which hold every row of the search only when all is
+// set, are too few to tell them: the last record's rows may go on past
+// them.
+func distinctRows(rows []wayfarer.SearchRow, records []any, all bool, need int64) (_ []wayfarer.SearchRow, ok bool) {
 	var out []wayfarer.SearchRow
 	seen := map[string]bool{}
 	var key []byte
 	for i := 0; i < len(rows); {
 		j := i + 1
-		for j < len(rows) && persons[j] == persons[i] {
+		for records != nil && j < len(rows) && records[j] == records[i] {
 			j++
 		}
-		if j == len(rows) && !all {
-			break // the person's rows may go on
+		if records != nil && j == len(rows) && !all {
+			break // the record's rows may go on
 		}
 		start := len(out)
 		for _, r := range rows[i:j] {

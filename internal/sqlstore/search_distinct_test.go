@@ -61,3 +61,49 @@ func TestSearchDistinctOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestFlatSearchDistinctOrder: a flat search's distinct rows stand where
+// they first appear (its order keys are unique: each row is its own
+// record), walked or grouped alike.
+func TestFlatSearchDistinctOrder(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			var ps []sqlstore.BulkPerson
+			for i, subject := range []string{"B", "A", "B", "C", "A"} {
+				ps = append(ps, sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("P%d", i)),
+					Activities: []sqlstore.BulkActivity{{Type: 1, Priority: 1, Subject: i64str(subject)}}})
+			}
+			w.insert(t, db, w.agency, ps)
+			ctx := context.Background()
+			reach := func(wayfarer.Area) (wayfarer.Scope, bool) { return wayfarer.Scope{AgencyID: w.agency}, true }
+			for _, tc := range []struct{ body, want string }{
+				{`{"distinct":true,"rowCount":10}`, "[B A C]"},
+				{`{"distinct":true,"startingRow":1,"rowCount":1}`, "[A]"},
+				{`{"distinct":true,"topRows":2,"startingRow":1}`, "[A]"},
+			} {
+				c, err := wire.DecodeActivitySearch(jsoncodec.Strict, []byte(tc.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Columns = []wayfarer.SearchColumn{{Name: "subject", Type: wayfarer.ColString}}
+				for _, budget := range []int64{0, 2, 1000} {
+					restore := sqlstore.SetDistinctWalkForTest(db, budget)
+					res, err := db.SearchFlat(ctx, wayfarer.ActivitySearchCatalog, reach, c)
+					restore()
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []any
+					for _, r := range res.Rows {
+						got = append(got, r[0])
+					}
+					if fmt.Sprint(got) != tc.want {
+						t.Errorf("%s, walking %d rows: %v, want %s", tc.body, budget, got, tc.want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -83,6 +83,17 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 	if err != nil {
 		return nil, err
 	}
+	if c.Distinct {
+		walk := *c
+		walk.Distinct, walk.StartingRow, walk.TopRows = false, 0, 0
+		plain := func(n int64) searchQuery {
+			walk.RowCount = n
+			return t.query(db.Dialect, cat, reach, &walk, conds, forms)
+		}
+		if res, err := db.walkDistinct(ctx, handle, cat.Method, &c.BaseCriteria, 0, -1, plain); err != nil || res != nil {
+			return res, err
+		}
+	}
 	q := t.query(db.Dialect, cat, reach, c, conds, forms)
 	return db.runSearch(ctx, handle, cat.Method, q, &c.BaseCriteria, nil)
 }
