@@ -42,21 +42,9 @@ func TestSearchDistinctOrder(t *testing.T) {
 				}
 				// 0: grouped; 2: the walk stops inside Baker's rows; 3 and
 				// more: it reads Baker's.
-				for _, budget := range []int64{0, 2, 3, 1000} {
-					restore := sqlstore.SetDistinctWalkForTest(db, budget)
-					res, err := db.SearchPersons(ctx, sc, c)
-					restore()
-					if err != nil {
-						t.Fatal(err)
-					}
-					var got []any
-					for _, r := range res.Rows {
-						got = append(got, r[0])
-					}
-					if fmt.Sprint(got) != tc.want {
-						t.Errorf("%s, walking %d rows: %v, want %s", tc.body, budget, got, tc.want)
-					}
-				}
+				firstColumnEachWalk(t, db, tc.body, tc.want, []int64{0, 2, 3, 1000}, func() (*wayfarer.SearchResult, error) {
+					return db.SearchPersons(ctx, sc, c)
+				})
 			}
 		})
 	}
@@ -88,22 +76,31 @@ func TestFlatSearchDistinctOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 				c.Columns = []wayfarer.SearchColumn{{Name: "subject", Type: wayfarer.ColString}}
-				for _, budget := range []int64{0, 2, 1000} {
-					restore := sqlstore.SetDistinctWalkForTest(db, budget)
-					res, err := db.SearchFlat(ctx, wayfarer.ActivitySearchCatalog, reach, c)
-					restore()
-					if err != nil {
-						t.Fatal(err)
-					}
-					var got []any
-					for _, r := range res.Rows {
-						got = append(got, r[0])
-					}
-					if fmt.Sprint(got) != tc.want {
-						t.Errorf("%s, walking %d rows: %v, want %s", tc.body, budget, got, tc.want)
-					}
-				}
+				firstColumnEachWalk(t, db, tc.body, tc.want, []int64{0, 2, 1000}, func() (*wayfarer.SearchResult, error) {
+					return db.SearchFlat(ctx, wayfarer.ActivitySearchCatalog, reach, c)
+				})
 			}
 		})
+	}
+}
+
+// firstColumnEachWalk runs search with each walk budget (0: grouped) and
+// checks the first column of its rows against want.
+func firstColumnEachWalk(t *testing.T, db *sqlstore.DB, body, want string, budgets []int64, search func() (*wayfarer.SearchResult, error)) {
+	t.Helper()
+	for _, budget := range budgets {
+		restore := sqlstore.SetDistinctWalkForTest(db, budget)
+		res, err := search()
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []any
+		for _, r := range res.Rows {
+			got = append(got, r[0])
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("%s, walking %d rows: %v, want %s", body, budget, got, want)
+		}
 	}
 }
