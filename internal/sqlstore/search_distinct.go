@@ -57,10 +57,9 @@ const distinctWalkRows = 10000
 // its rows (walkDistinct), or nil when the walk cannot tell it.
 func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) (*wayfarer.SearchResult, error) {
 	walk := *c
-	walk.Distinct, walk.StartingRow, walk.TopRows = false, 0, 0
 	opt.keys, opt.after = true, nil
-	plain := func(n int64) searchQuery {
-		walk.RowCount = n
+	plain := func(b wayfarer.BaseCriteria) searchQuery {
+		walk.BaseCriteria = b
 		return db.buildSearch(sc, &walk, opt)
 	}
 	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain)
@@ -69,12 +68,13 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 // walkDistinct answers a page of distinct search c from a walk of its rows
 // in order, or nil when the walk cannot tell the page: a count is asked,
 // the page lies past what the walk reads (the budget, distinctWalkRows), or
-// the rows walked hold too few distinct rows for it. plain(n) is the
-// search's statement without distinct and paging, its first n rows, with
-// its nKeys order keys after the columns, of which the record-th names the
-// row's record (a person search's person); record -1: each row is its own
-// (a flat search, whose order keys are unique), and plain reads no keys.
-func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *wayfarer.BaseCriteria, nKeys, record int, plain func(n int64) searchQuery) (*wayfarer.SearchResult, error) {
+// the rows walked hold too few distinct rows for it. plain(b) is the
+// search's statement with b for c (not distinct, its first b.RowCount
+// rows), with its nKeys order keys after the columns, of which the
+// record-th names the row's record (a person search's person); record -1:
+// each row is its own (a flat search, whose order keys are unique), and
+// plain reads no keys.
+func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *wayfarer.BaseCriteria, nKeys, record int, plain func(b wayfarer.BaseCriteria) searchQuery) (*wayfarer.SearchResult, error) {
 	budget := int64(distinctWalkRows)
 	if n := db.distinctRows.Load(); n != nil {
 		budget = *n
@@ -84,6 +84,8 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 		return nil, nil
 	}
 	need := c.StartingRow + *limit
+	page := *c
+	page.Distinct, page.StartingRow, page.TopRows = false, 0, 0
 	// A first try reads a few times the page; the next ones twice the rows
 	// that the distinct rows found so far project, up to the budget.
 	found := int64(-1)
@@ -102,7 +104,8 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 			}
 		}
 		// c asks no count, which is all readSearch reads of it here.
-		if err := db.readSearch(ctx, handle, what, plain(n), c, sr); err != nil {
+		page.RowCount = n
+		if err := db.readSearch(ctx, handle, what, plain(page), c, sr); err != nil {
 			return nil, err
 		}
 		rows, ok := distinctRows(res.Rows, records, int64(len(res.Rows)) < n, need)

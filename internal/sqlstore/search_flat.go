@@ -85,9 +85,8 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 	}
 	if c.Distinct {
 		walk := *c
-		walk.Distinct, walk.StartingRow, walk.TopRows = false, 0, 0
-		plain := func(n int64) searchQuery {
-			walk.RowCount = n
+		plain := func(b wayfarer.BaseCriteria) searchQuery {
+			walk.BaseCriteria = b
 			return t.query(db.Dialect, cat, reach, &walk, conds, forms)
 		}
 		if res, err := db.walkDistinct(ctx, handle, cat.Method, &c.BaseCriteria, 0, -1, plain); err != nil || res != nil {
