@@ -91,17 +91,10 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 	found := int64(-1)
 	for n := min(4*need+100, budget); ; {
 		res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
-		var records []any
-		sr := newSearchRows(c.Columns, 0, res)
+		var records []any // each row's recNo, as a continuation holds it
+		sr := newSearchRows(c.Columns, nKeys, res)
 		if record >= 0 {
-			// Each row's recNo; nil if the driver gave one of another
-			// type, which makes every row one record's: never a page, the
-			// grouped statement.
-			sr = newSearchRows(c.Columns, nKeys, res)
-			sr.eachKeys = func(keys []any) {
-				recNo, _ := searchValue(wayfarer.SearchColumn{Type: wayfarer.ColLong}, keys[record])
-				records = append(records, recNo)
-			}
+			sr.eachKeys = func(keys []any) { records = append(records, normalizeKey(keys[record])) }
 		}
 		// c asks no count, which is all readSearch reads of it here.
 		page.RowCount = n

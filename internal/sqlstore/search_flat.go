@@ -43,7 +43,8 @@ type flatTable struct {
 	Order []string
 	// Indexed names the filter keys (and "modifiedDateTime",
 	// "createDateTime" for the inherited ranges) an index of the table
-	// starts from: sized up on SQLite first (search_flat_indexed.go).
+	// starts from: sized up on SQLite first (search_flat_indexed.go). A
+	// text key's index holds the folded text, lower(col) (foldIndexed).
 	Indexed map[string]bool
 }
 

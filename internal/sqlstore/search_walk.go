@@ -33,7 +33,8 @@ import (
 // items) walks the same way: its order starts with the person's, so its
 // rows up to a person are a prefix of its rows. Walked as before,
 // unbounded: a distinct search (its own walk, search_distinct.go, comes
-// first; past it, every row is grouped), or one without a page size. Started from the matches at once: a page past the budget
+// first; past it, every row is grouped), or one without a page size.
+// Started from the matches at once: a page past the budget
 // (startingRow + rowCount > walkBudget), or a walk that would meet persons
 // without a last name (their key is null, which "<=" cannot bound).
 // Finding the walk's end tests the search's other conditions on up to
