@@ -98,6 +98,11 @@ var Queries = []Query{
 	// (search_distinct.go).
 	{"m: distinct names, first page", "admin",
 		`{"distinct":true,"includeCols":["name"],"rowCount":50}`},
+	// A column of few values: no page fills, so every row was grouped
+	// until the walk could tell it had met them all
+	// (search_distinct_domain.go).
+	{"n: distinct cardType (three types and none)", "admin",
+		`{"distinct":true,"includeCols":["cardType"],"rowCount":50}`},
 }
 
 // ExpandBody fills a query's placeholders ({agent}, {today}, {week}).

@@ -41,6 +41,10 @@ var activityTable = &flatTable{
 		// persons only): always null.
 		"clientProfileRecNo": "CAST(NULL AS INTEGER)", "supplierProfileRecNo": "CAST(NULL AS INTEGER)", "tripRecNo": "CAST(NULL AS INTEGER)",
 	},
+	Domains: map[string]domainColumn{
+		"type":          {"activity", "a", "type", false},        // activity_type
+		"appUser_recNo": {"activity", "a", "app_user_id", false}, // activity_user_date
+	},
 	Filters: map[string]func(d Dialect, f wayfarer.SearchFilter) Expr{
 		wayfarer.ActivityFilterCompleted: func(_ Dialect, f wayfarer.SearchFilter) Expr {
 			if *f.Bool {

@@ -46,6 +46,9 @@ type DB struct {
 	// distinctRows overrides the package's distinctWalkRows when set
 	// (tests: a distinct search's walk and its grouped statement).
 	distinctRows atomic.Pointer[int64]
+	// distinctWalked counts the distinct searches a walk answered (tests:
+	// which way a search went, where both give the same rows).
+	distinctWalked atomic.Int64
 	// commListLimit overrides the package's commListLimit when set (tests:
 	// a walk that fell short with too many matches to start from).
 	commListLimit atomic.Pointer[int]

@@ -62,7 +62,7 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 		walk.BaseCriteria = b
 		return db.buildSearch(sc, &walk, opt)
 	}
-	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain)
+	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain, db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns, personSearchJoins(db.Dialect, c)))
 }
 
 // walkDistinct answers a page of distinct search c from a walk of its rows
@@ -73,8 +73,10 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 // rows), with its nKeys order keys after the columns, of which the
 // record-th names the row's record (a person search's person); record -1:
 // each row is its own (a flat search, whose order keys are unique), and
-// plain reads no keys.
-func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *wayfarer.BaseCriteria, nKeys, record int, plain func(b wayfarer.BaseCriteria) searchQuery) (*wayfarer.SearchResult, error) {
+// plain reads no keys. domain, where not nil, lists the values of c's only
+// column: rows that hold them all hold every distinct row
+// (search_distinct_domain.go).
+func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *wayfarer.BaseCriteria, nKeys, record int, plain func(b wayfarer.BaseCriteria) searchQuery, domain distinctDomain) (*wayfarer.SearchResult, error) {
 	budget := int64(distinctWalkRows)
 	if n := db.distinctRows.Load(); n != nil {
 		budget = *n
@@ -89,6 +91,8 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 	// A first try reads a few times the page; the next ones twice the rows
 	// that the distinct rows found so far project, up to the budget.
 	found := int64(-1)
+	var values []any // domain's, once listed
+	var err error
 	for n := min(4*need+100, budget); ; {
 		res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 		var records []any // each row's recNo, as a continuation holds it
@@ -98,11 +102,24 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 		}
 		// c asks no count, which is all readSearch reads of it here.
 		page.RowCount = n
-		if err := db.readSearch(ctx, handle, what, plain(page), c, sr); err != nil {
+		if err = db.readSearch(ctx, handle, what, plain(page), c, sr); err != nil {
 			return nil, err
 		}
-		rows, ok := distinctRows(res.Rows, records, int64(len(res.Rows)) < n, need)
+		all := int64(len(res.Rows)) < n
+		if !all && domain != nil {
+			if values == nil {
+				if values, err = domain(ctx, handle); err != nil {
+					return nil, err
+				}
+				if values == nil {
+					domain = nil // too many values to list
+				}
+			}
+			all = values != nil && coversDomain(res.Rows, values)
+		}
+		rows, ok := distinctRows(res.Rows, records, all, need)
 		if ok {
+			db.distinctWalked.Add(1)
 			res.Rows = rows[min(c.StartingRow, int64(len(rows))):]
 			return res, nil
 		}

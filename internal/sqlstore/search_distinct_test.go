@@ -104,3 +104,99 @@ func firstColumnEachWalk(t *testing.T, db *sqlstore.DB, body, want string, budge
 		}
 	}
 }
+
+// TestSearchDistinctDomain: a distinct search of one column with few
+// values answers from a walk that stopped short once the walk has met every
+// value the column takes in the agency (search_distinct_domain.go), and
+// groups every row when a value may still come later; both give the rows
+// the grouped statement gives.
+func TestSearchDistinctDomain(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			// P00 holds type 1, P01 no card, P03 type 2, the rest 1 or 2;
+			// the other agency's type 4 is not this agency's value.
+			var ps []sqlstore.BulkPerson
+			for i := range 40 {
+				p := sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("P%02d", i))}
+				if i != 1 {
+					p.BirthdayMonth = i64(int64(3 + i%2))
+					p.Cards = []sqlstore.BulkCard{{Type: int64(1 + i%2), Number: fmt.Sprintf("L-%d", i)}}
+				}
+				ps = append(ps, p)
+			}
+			w.insert(t, db, w.agency, ps)
+			w.insert(t, db, w.agency+1, []sqlstore.BulkPerson{{LastName: i64str("Other"), Cards: []sqlstore.BulkCard{{Type: 4, Number: "L-X"}}}})
+			ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+			search := func(body string) func() (*wayfarer.SearchResult, error) {
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return func() (*wayfarer.SearchResult, error) { return db.SearchPersons(ctx, sc, c) }
+			}
+			walked := func(body, want string, budget int64, byWalk bool) {
+				t.Helper()
+				before := sqlstore.DistinctWalkedForTest(db)
+				firstColumnEachWalk(t, db, body, want, []int64{budget}, search(body))
+				if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
+					t.Errorf("%s, walking %d rows: answered by the walk %v, want %v", body, budget, got, byWalk)
+				}
+			}
+			const types = `{"distinct":true,"includeCols":["cardType"],"rowCount":5}`
+			firstColumnEachWalk(t, db, types, "[1 <nil> 2]", []int64{0, 1000}, search(types))
+			walked(types, "[1 <nil> 2]", 8, true) // 8 of 40 rows hold every value
+			walked(`{"distinct":true,"includeCols":["cardType"],"startingRow":1,"rowCount":5}`, "[<nil> 2]", 8, true)
+			// A type only the last person holds: the walk of 8 rows cannot
+			// tell, so every row is grouped.
+			w.insert(t, db, w.agency, []sqlstore.BulkPerson{{LastName: i64str("Zed"), Cards: []sqlstore.BulkCard{{Type: 3, Number: "L-Z"}}}})
+			walked(types, "[1 <nil> 2 3]", 8, false)
+			firstColumnEachWalk(t, db, types, "[1 <nil> 2 3]", []int64{0, 1000}, search(types))
+			// A card filter joins the cards: its values only, and no row
+			// without a card.
+			const filtered = `{"distinct":true,"includeCols":["cardType"],"cardType":[1,2],"rowCount":5}`
+			firstColumnEachWalk(t, db, filtered, "[1 2]", []int64{0}, search(filtered))
+			walked(filtered, "[1 2]", 8, true)
+			// A column of the person: P00 and P03 hold months 3 and 4
+			// (the rest too), P01 and Zed none.
+			const months = `{"distinct":true,"includeCols":["birthdayMonth"],"rowCount":5}`
+			walked(months, "[3 <nil> 4]", 8, true)
+			firstColumnEachWalk(t, db, months, "[3 <nil> 4]", []int64{0}, search(months))
+		})
+	}
+}
+
+// TestFlatSearchDistinctDomain: the same for a flat search's listed column
+// (an activity's type).
+func TestFlatSearchDistinctDomain(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			var ps []sqlstore.BulkPerson
+			for i := range 20 {
+				ps = append(ps, sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("P%02d", i)),
+					Activities: []sqlstore.BulkActivity{{Type: int64(2 - i%2), Priority: 1, Subject: i64str("S")}}})
+			}
+			w.insert(t, db, w.agency, ps)
+			ctx := context.Background()
+			reach := func(wayfarer.Area) (wayfarer.Scope, bool) { return wayfarer.Scope{AgencyID: w.agency}, true }
+			const body = `{"distinct":true,"rowCount":5}`
+			c, err := wire.DecodeActivitySearch(jsoncodec.Strict, []byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Columns = []wayfarer.SearchColumn{{Name: "type", Type: wayfarer.ColShort}}
+			search := func() (*wayfarer.SearchResult, error) {
+				return db.SearchFlat(ctx, wayfarer.ActivitySearchCatalog, reach, c)
+			}
+			firstColumnEachWalk(t, db, body, "[2 1]", []int64{0, 1000}, search)
+			before := sqlstore.DistinctWalkedForTest(db)
+			firstColumnEachWalk(t, db, body, "[2 1]", []int64{6}, search) // 6 of 20 rows
+			if sqlstore.DistinctWalkedForTest(db) == before {
+				t.Errorf("%s, walking 6 rows: grouped every row, want the walk's answer", body)
+			}
+		})
+	}
+}

@@ -38,6 +38,10 @@ func SetDistinctWalkForTest(db *DB, n int64) (restore func()) {
 	return func() { db.distinctRows.Store(old) }
 }
 
+// DistinctWalkedForTest is how many distinct searches of db a walk of
+// their rows answered (the others grouped them all).
+func DistinctWalkedForTest(db *DB) int64 { return db.distinctWalked.Load() }
+
 // SetTrigramLimitForTest moves, for db only, the most trigram candidates a
 // search starts from.
 func SetTrigramLimitForTest(db *DB, n int) (restore func()) {

@@ -46,6 +46,9 @@ type flatTable struct {
 	// starts from: sized up on SQLite first (search_flat_indexed.go). A
 	// text key's index holds the folded text, lower(col) (foldIndexed).
 	Indexed map[string]bool
+	// Domains are the columns whose values an index lists, for a distinct
+	// search of one of them (search_distinct_domain.go).
+	Domains map[string]domainColumn
 }
 
 // flatTables holds every flat search's table, by catalog name.
@@ -90,7 +93,7 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 			walk.BaseCriteria = b
 			return t.query(db.Dialect, cat, reach, &walk, conds, forms)
 		}
-		if res, err := db.walkDistinct(ctx, handle, cat.Method, &c.BaseCriteria, 0, -1, plain); err != nil || res != nil {
+		if res, err := db.walkDistinct(ctx, handle, cat.Method, &c.BaseCriteria, 0, -1, plain, db.distinctDomainOf(sc.AgencyID, c.Columns, t.Domains, nil)); err != nil || res != nil {
 			return res, err
 		}
 	}
