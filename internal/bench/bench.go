@@ -103,6 +103,10 @@ var Queries = []Query{
 	// (search_distinct_domain.go).
 	{"n: distinct cardType (three types and none)", "admin",
 		`{"distinct":true,"includeCols":["cardType"],"rowCount":50}`},
+	// A filter on a shown group joins it: SQLite started from every
+	// passing card and sorted them all (search.go, searchJoins).
+	{"o: cards expiring from today, cardType shown", "admin",
+		`{"cardExpirationDateFrom":{"date":"{today}"},"includeCols":["recNo","name","cardType"],"rowCount":50}`},
 }
 
 // ExpandBody fills a query's placeholders ({agent}, {today}, {week}).

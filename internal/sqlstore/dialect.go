@@ -149,6 +149,10 @@ type Dialect struct {
 	// grows with its cube: 20 tag and 20 marketing filters took 0.4 s to
 	// plan, 0.03 s so. 0: every filter is a semi-join.
 	subplansAfter int
+	// orderedJoin is the inner join that keeps the tables in the order
+	// written ("CROSS JOIN" on SQLite); "" where the planner orders them
+	// itself (PostgreSQL, whose CROSS JOIN takes no ON).
+	orderedJoin string
 	// lockRevocations starts a transaction that records revocations: on
 	// PostgreSQL it keeps other writers of the log out until commit, so
 	// sequence numbers follow commit order. SQLite's transactions already
@@ -163,6 +167,7 @@ var (
 	SQLite = Dialect{Name: "sqlite", Goose: goose.DialectSQLite3,
 		chr: "char", padID: "printf('%%019d', %s)",
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true, perPersonExists: " LIMIT 1", linkedIn: true,
+		orderedJoin:  "CROSS JOIN",
 		candidateIDs: "SELECT value FROM json_each(?)",
 		foldKeys:     map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
 		bulkBegin:    "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,

@@ -118,7 +118,7 @@ func TestPostgresSearchPipeline(t *testing.T) {
 	}
 	for _, q := range bench.Queries {
 		if q.Body != "" && !strings.Contains(q.Body, "personActivitySearchParams") && !strings.Contains(q.Body, "{tag:") {
-			bodies = append(bodies, q.Body)
+			bodies = append(bodies, bench.ExpandBody(q.Body, 0, time.Now()))
 		}
 	}
 	search := func(on *sqlstore.DB, body, continuation string) *wayfarer.SearchResult {
