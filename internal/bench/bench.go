@@ -107,6 +107,10 @@ var Queries = []Query{
 	// passing card and sorted them all (search.go, searchJoins).
 	{"o: cards expiring from today, cardType shown", "admin",
 		`{"cardExpirationDateFrom":{"date":"{today}"},"includeCols":["recNo","name","cardType"],"rowCount":50}`},
+	// A subject fragment nobody has read every activity before the
+	// subjects' trigram index (migration 00022).
+	{"p: personActivitySearchParams, subject Contains a fragment nobody has", "admin",
+		`{"personActivitySearchParams":{"subject":{"value":["qzx"],"compareCondition":6}},"includeCols":["recNo","name"],"rowCount":50}`},
 }
 
 // ExpandBody fills a query's placeholders ({agent}, {today}, {week}).

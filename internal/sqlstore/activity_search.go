@@ -41,6 +41,7 @@ var activityTable = &flatTable{
 		// persons only): always null.
 		"clientProfileRecNo": "CAST(NULL AS INTEGER)", "supplierProfileRecNo": "CAST(NULL AS INTEGER)", "tripRecNo": "CAST(NULL AS INTEGER)",
 	},
+	Trigrams: map[string]string{"subject": "activity_trigram"},
 	Domains: map[string]domainColumn{
 		"type":          {"activity", "a", "type", false},        // activity_type
 		"appUser_recNo": {"activity", "a", "app_user_id", false}, // activity_user_date
@@ -136,18 +137,26 @@ func personActivityFilter(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriter
 	// a lets SQLite start from the activity indexes.
 	conds := linkedActivityReach(d, "a", c.ActivityScope, &sc)
 	conds = append(conds, NumCond("a.rec_no", a.RecNo), TimeCond("a.create_date_time", a.Created), TimeCond("a.last_modified_date_time", a.Modified))
+	var match string
 	for _, f := range a.Filters {
 		cond, err := activityTable.filter(d, f)
 		if err != nil {
 			cond = exprFalse // a key the table lacks: the decoder never makes one
 		}
 		conds = append(conds, cond)
+		// Contains only: StartingWith seeks the folded subject's index.
+		if f.Key == "subject" && f.Str.Cond == wayfarer.StrContains && match == "" && d.probeTrigrams {
+			match = trigramQuery(f.Str) // SQLite's activity_trigram
+		}
 	}
 	return childFilter{key: "activity", from: "activity_person_link apl JOIN activity a ON a.agency_id = apl.agency_id AND a.rec_no = apl.activity_id",
 		agency: "apl.agency_id", person: "apl.person_id", conds: nonZero(conds),
 		// Sized up on the activities alone (every condition is on a): at
 		// most one person each, so no more persons than activities pass.
-		sizeFrom: "activity a", sizeAgency: "a.agency_id"}, true
+		sizeFrom: "activity a", sizeAgency: "a.agency_id",
+		// A subject fragment: sized up, and when few pass listed, from
+		// the trigram index's matches.
+		sizeMatch: match, match: activityTrigrams}, true
 }
 
 // replaceAlias rewrites the table alias from in an SQL text to to: every

@@ -42,6 +42,10 @@ func TestPersonActivityFilterForms(t *testing.T) {
 			`{"type":{"value":[3]}}`,
 			`{"completed":true}`,
 			`{"subject":{"value":["final"],"compareCondition":5}}`,
+			// Contains: SQLite's IN form starts from activity_trigram.
+			`{"subject":{"value":["PAYMENT due"],"compareCondition":6}}`,
+			`{"subject":{"value":["brochure","upgrade"],"compareCondition":6}}`,
+			`{"subject":{"value":["qzx"],"compareCondition":6}}`,
 			`{"appUserRecNo":{"compareCondition":3}}`,
 		}
 		found := 0
@@ -87,4 +91,65 @@ func agencyOf(t *testing.T, s *testserver.Server) int64 {
 		t.Fatal(err)
 	}
 	return ag.ID
+}
+
+// TestActivitySubjectTrigramInStep: a subject Contains finds an activity by
+// its subject as written, renamed and deleted, in both forms (SQLite's IN
+// form reads activity_trigram, which triggers keep in step; PostgreSQL's
+// index is its own).
+func TestActivitySubjectTrigramInStep(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			w.insert(t, db, w.agency, []sqlstore.BulkPerson{
+				{LastName: i64str("Able"), Activities: []sqlstore.BulkActivity{{Type: 1, Priority: 1, Subject: i64str("Visa renewal")}}},
+				{LastName: i64str("Baker"), Activities: []sqlstore.BulkActivity{{Type: 1, Priority: 1, Subject: i64str("Call back")}}},
+			})
+			ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+			find := func(fragment string) string {
+				t.Helper()
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["name"],"personActivitySearchParams":{"subject":{"value":["`+fragment+`"],"compareCondition":6}}}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.ActivityScope = sc // every activity of the agency
+				var out []string
+				for _, limit := range []int{-1, 1 << 30} { // EXISTS; IN
+					restore := sqlstore.SetChildProbeLimitForTest(db, limit)
+					res, err := db.SearchPersons(ctx, sc, c)
+					restore()
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, fmt.Sprint(res.Rows))
+				}
+				if out[0] != out[1] {
+					t.Errorf("%q: EXISTS %s, IN %s", fragment, out[0], out[1])
+				}
+				return out[1]
+			}
+			if got := find("renew"); got != "[[Able/]]" {
+				t.Errorf("renew: %s, want Able", got)
+			}
+			exec := func(q string, args ...any) {
+				t.Helper()
+				if _, err := db.Primary().Exec(db.Dialect.Rebind(q), args...); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			exec("UPDATE activity SET subject = ? WHERE agency_id = ? AND subject = ?", "Passport renewal", w.agency, "Call back")
+			if got := find("port renew"); got != "[[Baker/]]" {
+				t.Errorf("port renew after the rename: %s, want Baker", got)
+			}
+			if got := find("call back"); got != "[]" {
+				t.Errorf("call back after the rename: %s, want none", got)
+			}
+			exec("DELETE FROM activity_person_link WHERE agency_id = ? AND activity_id IN (SELECT rec_no FROM activity WHERE subject = ?)", w.agency, "Visa renewal")
+			exec("DELETE FROM activity WHERE agency_id = ? AND subject = ?", w.agency, "Visa renewal")
+			if got := find("renew"); got != "[[Baker/]]" {
+				t.Errorf("renew after the delete: %s, want Baker", got)
+			}
+		})
+	}
 }

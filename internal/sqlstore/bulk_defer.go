@@ -27,6 +27,9 @@ const (
 	deferredForeignKey = "foreign key" // PostgreSQL; restored before the indexes (restoreDeferred orders by kind)
 	deferredIndex      = "index"
 	deferredTrigram    = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
+	// SQLite: the insert trigger of another trigram index (activity_trigram),
+	// whose restore statement rebuilds and merges it, in place.
+	deferredTrigger = "trigger"
 )
 
 // Catalog queries listing (name, kind, restore, drop) of what a bulk load
@@ -37,7 +40,10 @@ const (
 	WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (` + bulkFilledTables + `)
 UNION ALL
 SELECT name, '` + deferredTrigram + `', sql, 'DROP TRIGGER "' || name || '"' FROM sqlite_master
-	WHERE type = 'trigger' AND name = 'communication_trigram_insert'`
+	WHERE type = 'trigger' AND name = 'communication_trigram_insert'
+UNION ALL
+SELECT name, '` + deferredTrigger + `', sql || '; ` + sqliteActivityTrigramRebuild + `', 'DROP TRIGGER "' || name || '"' FROM sqlite_master
+	WHERE type = 'trigger' AND name = 'activity_trigram_insert'`
 	//
 	// PostgreSQL also defers the foreign keys of those tables: COPY checks
 	// each row's references with a lookup and a row lock per reference,
@@ -64,6 +70,11 @@ WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f'
 	// merged; the merge takes about 6 s there).
 	sqliteTrigramRebuild = "INSERT INTO communication_trigram (communication_trigram) VALUES ('rebuild'); " +
 		"INSERT INTO communication_trigram (communication_trigram) VALUES ('optimize')"
+	// sqliteActivityTrigramRebuild does the same for activity subjects
+	// (4.4 s at 800,000 activities, on the load's connection after the
+	// indexes), quoted for a literal of sqliteDeferrable.
+	sqliteActivityTrigramRebuild = "INSERT INTO activity_trigram (activity_trigram) VALUES (''rebuild''); " +
+		"INSERT INTO activity_trigram (activity_trigram) VALUES (''optimize'')"
 )
 
 // execQuerier is a *sql.DB or a *sql.Conn.

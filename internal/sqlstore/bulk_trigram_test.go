@@ -74,15 +74,16 @@ func TestBulkLoadTrigramBeside(t *testing.T) {
 }
 
 // bulkLoadMailed bulk-loads n persons (indexes deferred), each with an
-// e-mail tag-i@bulk.example, and returns what the load logged.
+// e-mail tag-i@bulk.example and an activity "Note tag-i", and returns what
+// the load logged.
 func bulkLoadMailed(t *testing.T, s *testserver.Server, tag string, n int) string {
 	t.Helper()
 	now := time.Now()
 	persons := make([]sqlstore.BulkPerson, n)
 	for i := range persons {
-		name, mail := fmt.Sprintf("%s%d", tag, i), fmt.Sprintf("%s-%d@bulk.example", tag, i)
+		name, mail, subject := fmt.Sprintf("%s%d", tag, i), fmt.Sprintf("%s-%d@bulk.example", tag, i), fmt.Sprintf("Note %s-%d", tag, i)
 		persons[i] = sqlstore.BulkPerson{FirstName: &name, LastName: &name, ActiveStatus: 1, Created: now, Modified: now,
-			Comms: []sqlstore.BulkComm{{Type: 2, Value: &mail}}}
+			Comms: []sqlstore.BulkComm{{Type: 2, Value: &mail}}, Activities: []sqlstore.BulkActivity{{Type: 3, Priority: 1, Subject: &subject}}}
 	}
 	var log strings.Builder
 	opt := sqlstore.BulkOptions{DeferIndexes: true, Log: func(format string, args ...any) { fmt.Fprintf(&log, format+"\n", args...) }}
@@ -101,6 +102,9 @@ func checkMailed(t *testing.T, s *testserver.Server, tag string, n int64) {
 	t.Helper()
 	if got := mailedPersons(t, s, tag+"-"); got != n {
 		t.Errorf("a substring search finds %d of the %d loaded persons", got, n)
+	}
+	if got := notedPersons(t, s, "note "+tag+"-"); got != n {
+		t.Errorf("an activity subject substring finds %d of the %d loaded persons", got, n)
 	}
 	checkTrigramIndex(t, s)
 }
@@ -121,6 +125,24 @@ func mailedPersons(t *testing.T, s *testserver.Server, fragment string) int64 {
 	return res.Total
 }
 
+// notedPersons counts the persons with an activity whose subject contains
+// fragment (few: SQLite's search starts from activity_trigram).
+func notedPersons(t *testing.T, s *testserver.Server, fragment string) int64 {
+	t.Helper()
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(fmt.Sprintf(
+		`{"includeCols":["recNo","summaryCount"],"rowCount":1,"personActivitySearchParams":{"subject":{"value":[%q],"compareCondition":6}}}`, fragment)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := wayfarer.Scope{AgencyID: agencyOf(t, s)}
+	crit.ActivityScope = sc
+	res, err := s.App.DB.SearchPersons(context.Background(), sc, crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Total
+}
+
 // checkTrigramIndex runs FTS5's integrity check (rank 1: against the
 // content table too) and looks for a scratch file left behind (SQLite).
 func checkTrigramIndex(t *testing.T, s *testserver.Server) {
@@ -128,8 +150,10 @@ func checkTrigramIndex(t *testing.T, s *testserver.Server) {
 	if s.Engine != "sqlite" {
 		return
 	}
-	if _, err := s.App.DB.Primary().Exec(`INSERT INTO communication_trigram (communication_trigram, rank) VALUES ('integrity-check', 1)`); err != nil {
-		t.Errorf("trigram index: %v", err)
+	for _, table := range []string{"communication_trigram", "activity_trigram"} {
+		if _, err := s.App.DB.Primary().Exec(`INSERT INTO ` + table + ` (` + table + `, rank) VALUES ('integrity-check', 1)`); err != nil {
+			t.Errorf("%s: %v", table, err)
+		}
 	}
 	if _, err := os.Stat(s.DBPath + "-trigram-build"); !os.IsNotExist(err) {
 		t.Errorf("scratch file left behind (%v)", err)

@@ -96,12 +96,13 @@ type childFilter struct {
 	// conds test, and its agency_id: sizing up counts its rows and skips
 	// the join (a card belongs to one person).
 	sizeFrom, sizeAgency string
-	// sizeMatch, when set, is an FTS5 query of communication_trigram whose
-	// matches hold every row that can pass (from is the communications):
-	// sizing up walks those matches, not every row of the agency, which
-	// for a sparse substring read far into the value index ("son": 326 ms
-	// against 3 ms).
+	// sizeMatch, when set, is an FTS5 query of the trigram index match
+	// whose matches hold every row that can pass: sizing up walks those
+	// matches, not every row of the agency, which for a sparse substring
+	// read far into the value index ("son": 326 ms against 3 ms), and so
+	// does the IN form.
 	sizeMatch string
+	match     trigramIndex
 	// subplan: the EXISTS form ends with OFFSET 0, which keeps PostgreSQL
 	// from making it a semi-join (Dialect.subplansAfter).
 	subplan bool
@@ -120,7 +121,7 @@ func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt 
 		// as a subplan, or a planner that guessed few matches would start
 		// from them (search_walk.go).
 		fs = append(fs, childFilter{key: commFilterKey, from: "communication cm", agency: "cm.agency_id", person: "cm.person_id",
-			conds: commConds(d, c), sizeMatch: opt.commMatch, subplan: opt.walkTo != nil && d.subplansAfter > 0})
+			conds: commConds(d, c), sizeMatch: opt.commMatch, match: commTrigrams, subplan: opt.walkTo != nil && d.subplansAfter > 0})
 	}
 	if c.FiltersCards() {
 		fs = append(fs, childFilter{key: "card", from: cardJoin, agency: "pcl.agency_id", person: "pcl.person_id",
@@ -171,6 +172,24 @@ func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt 
 	return fs
 }
 
+// trigramIndex is a SQLite trigram index (FTS5) of a child table, as a
+// childFilter with sizeMatch reads it.
+type trigramIndex struct {
+	table string // the FTS5 table, aliased ct in rows and sized
+	rows  string // its matches joined to the filter's from (the IN form)
+	sized string // its matches joined to the rows sizing up counts
+}
+
+var (
+	commTrigrams = trigramIndex{table: "communication_trigram",
+		rows:  "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid",
+		sized: "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid"}
+	activityTrigrams = trigramIndex{table: "activity_trigram",
+		rows: "activity_trigram ct JOIN activity a ON a.rec_no = ct.rowid" +
+			" JOIN activity_person_link apl ON apl.agency_id = a.agency_id AND apl.activity_id = a.rec_no",
+		sized: "activity_trigram ct JOIN activity a ON a.rec_no = ct.rowid"}
+)
+
 // commFilterKey is the commValue/commType filter's childFilter.key.
 const commFilterKey = "comm"
 
@@ -180,14 +199,10 @@ const commFilterKey = "comm"
 func (f childFilter) cond(d Dialect, agencyID int64, few bool) Expr {
 	switch {
 	case few && f.sizeMatch != "":
-		return join("", []Expr{E("p.rec_no IN (SELECT "+f.person+" FROM communication_trigram ct JOIN "+f.from+
-			" ON cm.rec_no = ct.rowid WHERE communication_trigram MATCH ? AND ", f.sizeMatch), f.where(f.agency, agencyID), E(")")})
+		return join("", []Expr{E(f.outerKey()+" IN (SELECT "+f.person+" FROM "+f.match.rows+
+			" WHERE "+f.match.table+" MATCH ? AND ", f.sizeMatch), f.where(f.agency, agencyID), E(")")})
 	case few:
-		outer := f.outer
-		if outer == "" {
-			outer = "p.rec_no"
-		}
-		return Wrap(outer+" IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
+		return Wrap(f.outerKey()+" IN (SELECT "+f.person+" FROM "+f.from+" WHERE ", f.where(f.agency, agencyID), ")")
 	case f.joined:
 		return Expr{}
 	}
@@ -200,6 +215,14 @@ func (f childFilter) cond(d Dialect, agencyID int64, few bool) Expr {
 		suffix = " OFFSET 0)"
 	}
 	return Wrap(prefix, And(f.conds...), suffix)
+}
+
+// outerKey is the searched row's key the IN form selects by.
+func (f childFilter) outerKey() string {
+	if f.outer == "" {
+		return "p.rec_no"
+	}
+	return f.outer
 }
 
 // where selects the passing rows of the agency (its agency_id column
@@ -216,8 +239,8 @@ func (f childFilter) probe(agencyID int64, limit int) Expr {
 		from, agency = f.sizeFrom, f.sizeAgency
 	}
 	if f.sizeMatch != "" {
-		return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM communication_trigram ct JOIN "+from+
-			" ON cm.rec_no = ct.rowid WHERE communication_trigram MATCH ? AND ", f.sizeMatch), f.where(agency, agencyID), E(" LIMIT ?)", limit)})
+		return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM "+f.match.sized+
+			" WHERE "+f.match.table+" MATCH ? AND ", f.sizeMatch), f.where(agency, agencyID), E(" LIMIT ?)", limit)})
 	}
 	return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM " + from + " WHERE "), f.where(agency, agencyID), E(" LIMIT ?)", limit)})
 }

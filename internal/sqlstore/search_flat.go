@@ -46,6 +46,10 @@ type flatTable struct {
 	// starts from: sized up on SQLite first (search_flat_indexed.go). A
 	// text key's index holds the folded text, lower(col) (foldIndexed).
 	Indexed map[string]bool
+	// Trigrams names the SQLite trigram index (an FTS5 table whose rowid
+	// is the table's rec_no) of a text column, which a Contains of three
+	// characters or more is sized up through (search_flat_indexed.go).
+	Trigrams map[string]string
 	// Domains are the columns whose values an index lists, for a distinct
 	// search of one of them (search_distinct_domain.go).
 	Domains map[string]domainColumn

@@ -18,10 +18,12 @@ import (
 // its statistics: there they stay as they are.
 
 // flatCond is one condition of a flat search, with the key that names it
-// in flatTable.Indexed ("" for none).
+// in flatTable.Indexed ("" for none), or the FTS5 query of its key's
+// trigram index (flatTable.Trigrams) that holds every row it passes.
 type flatCond struct {
-	key  string
-	cond Expr
+	key   string
+	cond  Expr
+	match string
 }
 
 // conds is every condition of c's filters and inherited ranges.
@@ -36,7 +38,7 @@ func (t *flatTable) conds(d Dialect, c *wayfarer.FlatCriteria) ([]flatCond, erro
 		case r.col == "":
 			out = append(out, flatCond{cond: exprFalse})
 		default:
-			out = append(out, flatCond{r.key, TimeCond(r.col, r.r)})
+			out = append(out, flatCond{key: r.key, cond: TimeCond(r.col, r.r)})
 		}
 	}
 	for _, f := range c.Filters {
@@ -44,11 +46,16 @@ func (t *flatTable) conds(d Dialect, c *wayfarer.FlatCriteria) ([]flatCond, erro
 		if err != nil {
 			return nil, err
 		}
-		key := f.Key
+		fc := flatCond{key: f.Key, cond: cond}
 		if f.Num.Cond == wayfarer.NumNotEqual || (f.Str.Active() && !foldIndexed(f.Str)) {
-			key = "" // a complement, or a substring: no index starts from it
+			fc.key = "" // a complement, or a substring: no b-tree starts from it
+			if _, ok := t.Trigrams[f.Key]; ok && d.probeTrigrams && f.Str.Cond == wayfarer.StrContains {
+				if fc.match = trigramQuery(f.Str); fc.match != "" { // "" when too short
+					fc.key = f.Key
+				}
+			}
 		}
-		out = append(out, flatCond{key, cond})
+		out = append(out, fc)
 	}
 	return out, nil
 }
@@ -71,6 +78,10 @@ type flatForms struct {
 // where is fc as the search's condition: in the form its probe chose.
 func (fs flatForms) where(d Dialect, t *flatTable, agencyID int64, fc flatCond) Expr {
 	switch {
+	case fc.match != "" && fs.few[fc.key]:
+		return t.child(fc).cond(d, agencyID, true)
+	case fc.match != "":
+		return fc.cond // many: walked in order, as a substring always was
 	case !fs.probed || fc.key == "" || !t.Indexed[fc.key]:
 		return fc.cond
 	case fs.few[fc.key]:
@@ -83,9 +94,16 @@ func (fs flatForms) where(d Dialect, t *flatTable, agencyID int64, fc flatCond) 
 // for its probe and its IN form, as personFilter.child is for persons.
 func (t *flatTable) child(fc flatCond) childFilter {
 	self := t.Alias + "f"
-	return childFilter{key: fc.key, from: strings.Fields(t.From)[0] + " " + self, agency: self + ".agency_id",
+	from := strings.Fields(t.From)[0] + " " + self
+	f := childFilter{key: fc.key, from: from, agency: self + ".agency_id",
 		person: self + ".rec_no", outer: t.Alias + ".rec_no",
 		conds: []Expr{{SQL: replaceAlias(fc.cond.SQL, t.Alias, self), Args: fc.cond.Args}}}
+	if fc.match != "" {
+		table := t.Trigrams[fc.key]
+		rows := table + " ct JOIN " + from + " ON " + self + ".rec_no = ct.rowid"
+		f.sizeMatch, f.match = fc.match, trigramIndex{table: table, rows: rows, sized: rows}
+	}
+	return f
 }
 
 // flatForms sizes up the indexed conditions of a flat search, on the
@@ -96,7 +114,7 @@ func (db *DB) flatForms(ctx context.Context, handle *sql.DB, t *flatTable, agenc
 		return fs, nil
 	}
 	for _, fc := range conds {
-		if fc.key == "" || !t.Indexed[fc.key] {
+		if fc.match == "" && (fc.key == "" || !t.Indexed[fc.key]) {
 			continue
 		}
 		few, err := db.fewChildren(ctx, handle, t.child(fc), agencyID)

@@ -67,9 +67,14 @@ func TestActivitySearchIndexedFilters(t *testing.T) {
 				{`{"subject":{"value":["VISA"],"compareCondition":5}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT"},
 				{`{"subject":{"value":["call"],"compareCondition":5}}`, func(i int) bool { return i%40 != 9 && i%40 != 21 }, "+("},
 				{`{"subject":{"compareCondition":3}}`, func(i int) bool { return i%40 == 21 }, "a.rec_no IN (SELECT"},
-				// a complement or a substring is walked as it is
+				// a complement, a substring many pass or one too short for a
+				// trigram is walked as it is
 				{`{"subject":{"value":["call back"],"compareCondition":2}}`, func(i int) bool { return i%40 == 9 || i%40 == 21 }, "OR NOT (lower(a.subject)"},
-				{`{"subject":{"value":["renew"],"compareCondition":6}}`, func(i int) bool { return i%40 == 9 }, "LIKE"},
+				{`{"subject":{"value":["all b"],"compareCondition":6}}`, func(i int) bool { return i%40 != 9 && i%40 != 21 }, "= ?) AND lower(a.subject) LIKE"},
+				{`{"subject":{"value":["ne"],"compareCondition":6}}`, func(i int) bool { return i%40 == 9 }, "= ?) AND lower(a.subject) LIKE"},
+				// a substring few pass starts from the subjects' trigram index
+				{`{"subject":{"value":["renew"],"compareCondition":6}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT af.rec_no FROM activity_trigram ct"},
+				{`{"subject":{"value":["RENEW","qzx"],"compareCondition":6}}`, func(i int) bool { return i%40 == 9 }, "a.rec_no IN (SELECT af.rec_no FROM activity_trigram ct"},
 			} {
 				c, err := wire.DecodeActivitySearch(jsoncodec.Strict, []byte(tc.body))
 				if err != nil {
