@@ -112,7 +112,7 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 					return nil, err
 				}
 				if values == nil {
-					domain = nil // too many values to list
+					domain = nil // more values than it lists
 				}
 			}
 			all = values != nil && coversDomain(res.Rows, values)

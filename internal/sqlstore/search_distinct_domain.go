@@ -91,20 +91,29 @@ func personSearchJoins(d Dialect, c *wayfarer.SearchCriteria) func(table string)
 // other filters and scope; nil (with no error) past maxDomainValues.
 func (db *DB) columnDomain(ctx context.Context, handle *sql.DB, agencyID int64, dc domainColumn, where Expr, col wayfarer.SearchColumn) ([]any, error) {
 	x := dc.alias + "." + dc.column
-	from := And(E(dc.alias+".agency_id = ?", agencyID), where)
-	rows := func(cond string) Expr {
-		return Wrap("SELECT "+x+" FROM "+dc.table+" "+dc.alias+" WHERE ", And(from, E(cond)), "")
+	rowsWhere := func(where Expr, cond string) Expr {
+		return Wrap("SELECT "+x+" FROM "+dc.table+" "+dc.alias+" WHERE ", And(E(dc.alias+".agency_id = ?", agencyID), where, E(cond)), "")
+	}
+	rows := func(cond string) Expr { return rowsWhere(where, cond) }
+	stepWhere := where
+	if !where.IsZero() && db.Dialect.probeChildren {
+		// The steps after the first test where on each index entry from
+		// the last value on (SQLite): planned as a seek, a card type filter
+		// made SQLite sort every card of the agency for each step (284 ms
+		// against 60 at a million persons). The first step seeks with it
+		// (a type filter's own value: 0.1 ms against 150).
+		stepWhere = unindexed(where)
 	}
 	first := Wrap("SELECT (", rows(x+" IS NOT NULL"), " ORDER BY "+x+" LIMIT 1), 1")
 	// n counts the values: the recursion stops one past maxDomainValues.
-	next := Wrap("SELECT (", rows(x+" > v.x"), " ORDER BY "+x+" LIMIT 1), v.n + 1 FROM v WHERE v.x IS NOT NULL AND v.n <= "+strconv.Itoa(maxDomainValues))
+	next := Wrap("SELECT (", rowsWhere(stepWhere, x+" > v.x"), " ORDER BY "+x+" LIMIT 1), v.n + 1 FROM v WHERE v.x IS NOT NULL AND v.n <= "+strconv.Itoa(maxDomainValues))
 	none := Wrap("SELECT NULL AS x WHERE EXISTS (", rows(x+" IS NULL"), ")")
 	if dc.child {
 		none = E("SELECT NULL AS x")
 	}
 	q := join(" ", []Expr{Wrap("WITH RECURSIVE v(x, n) AS (", join(" UNION ALL ", []Expr{first, next}), ")"),
 		none, E("UNION ALL SELECT x FROM v WHERE x IS NOT NULL")})
-	var values []any
+	values := []any{} // none is an answer too: nil is for "cannot tell"
 	err := db.readSteps(ctx, handle, []ReadStep{{SQL: db.q(q.SQL), Args: q.Args, Row: func(r RowScanner) error {
 		var raw any
 		if err := r.Scan(&raw); err != nil {
