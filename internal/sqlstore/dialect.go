@@ -135,7 +135,9 @@ type Dialect struct {
 	requestSettings string
 	// searchPlans names a setting a search's transaction sets to
 	// searchPlansValue besides the request's (pgSearchPlans); "" none.
-	searchPlans, searchPlansValue string
+	// genericPlansValue is its value for a search whose plan cannot depend
+	// on its values (genericPlanned): planned once per connection.
+	searchPlans, searchPlansValue, genericPlansValue string
 	// localSettings is requestSettings as statements without arguments
 	// (SET LOCAL), for a driver that sends them with the transaction's
 	// BEGIN in one round trip (RequestSettings); ms is the query time
@@ -181,7 +183,7 @@ var (
 		bulkBuild:       "SET maintenance_work_mem = '256MB'",
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
-		searchPlans: pgSearchPlans, searchPlansValue: "force_custom_plan",
+		searchPlans: pgSearchPlans, searchPlansValue: "force_custom_plan", genericPlansValue: "force_generic_plan",
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
 )
 

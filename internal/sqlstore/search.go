@@ -159,6 +159,9 @@ func orderKey(d Dialect, key string) string {
 type searchQuery struct {
 	rows  Select
 	count Expr
+	// generic: its plan cannot depend on its values (genericPlanned), so
+	// an engine that caches plans may plan it once.
+	generic bool
 }
 
 func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) searchQuery {
@@ -296,7 +299,9 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 			return nil, err
 		}
 	}
-	return db.runSearch(ctx, handle, "person search", db.searchStatement(sc, c, opt), &c.BaseCriteria, cont)
+	q := db.searchStatement(sc, c, opt)
+	q.generic = genericPlanned(sc, c)
+	return db.runSearch(ctx, handle, "person search", q, &c.BaseCriteria, cont)
 }
 
 // searchStatement is the statement a person search runs: buildSearch's,
@@ -365,7 +370,7 @@ func (db *DB) runSearch(ctx context.Context, handle *sql.DB, what string, q sear
 func (db *DB) readSearch(ctx context.Context, handle *sql.DB, what string, q searchQuery, c *wayfarer.BaseCriteria, sr *searchRows) error {
 	query, args := q.rows.Build(db.Dialect)
 	if !c.HasColumn("summaryCount") && db.readPipeline != nil && db.Dialect.requestSettings != "" {
-		if err := db.searchPipelined(ctx, handle, query, args, sr); err != nil {
+		if err := db.searchPipelined(ctx, handle, query, args, q.generic, sr); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
@@ -419,10 +424,10 @@ func (sr *searchRows) keys() []any { return sr.raw[len(sr.cols):] }
 // search's settings (the request's, and its plans: pgSearchPlans), sent
 // together with BEGIN and COMMIT (readSteps): one round trip instead of
 // three (BENCHMARKS.md).
-func (db *DB) searchPipelined(ctx context.Context, handle *sql.DB, query string, args []any, sr *searchRows) error {
+func (db *DB) searchPipelined(ctx context.Context, handle *sql.DB, query string, args []any, generic bool, sr *searchRows) error {
 	steps := make([]ReadStep, 0, 2)
-	if db.Dialect.searchPlans != "" {
-		steps = append(steps, db.searchPlansStep())
+	if plans := db.searchPlansFor(generic); plans != "" {
+		steps = append(steps, db.searchPlansStep(plans))
 	}
 	steps = append(steps, ReadStep{SQL: query, Args: args, Row: sr.add})
 	return db.readSteps(ctx, handle, steps)
@@ -441,7 +446,7 @@ func (db *DB) searchInTx(ctx context.Context, handle *sql.DB, what, query string
 	var tx *sql.Tx
 	if needCount || db.Dialect.requestSettings != "" {
 		opts := &sql.TxOptions{ReadOnly: true, Isolation: db.Dialect.snapshot}
-		ctx := db.withSearchSettings(ctx)
+		ctx := db.withSearchSettings(ctx, q.generic)
 		if tx, err = handle.BeginTx(ctx, opts); err != nil {
 			return err
 		}

@@ -49,10 +49,20 @@ func SetTrigramLimitForTest(db *DB, n int) (restore func()) {
 	return func() { db.trigramLimit.Store(old) }
 }
 
-// SettingsForTest is ctx carrying the settings of a request's transaction
-// (search: a search's).
-func SettingsForTest(db *DB, ctx context.Context, search bool) context.Context {
-	return db.withSettings(ctx, search)
+// SettingsForTest is ctx carrying the settings of a request's transaction:
+// kind "search" a search's planned for its values, "generic" one planned
+// once (genericPlanned), "" any other request's.
+func SettingsForTest(db *DB, ctx context.Context, kind string) context.Context {
+	if kind != "" {
+		return db.withSearchSettings(ctx, kind == "generic")
+	}
+	return db.withRequestSettings(ctx)
+}
+
+// GenericPlannedForTest reports whether person search c within sc is
+// planned once (genericPlanned).
+func GenericPlannedForTest(sc wayfarer.Scope, c *wayfarer.SearchCriteria) bool {
+	return genericPlanned(sc, c)
 }
 
 // ReadStepsForTest runs steps as one read on the primary (readSteps).

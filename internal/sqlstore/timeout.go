@@ -150,7 +150,7 @@ func isStatementTimeout(err error) bool {
 type RequestSettings struct {
 	SQL     string
 	Applied bool
-	search  bool // a search's transaction: Dialect.searchPlans too
+	plans   string // a search's transaction: Dialect.searchPlans set to it too
 }
 
 type requestSettingsKey struct{}
@@ -170,24 +170,38 @@ func ContextWithRequestSettings(ctx context.Context, s *RequestSettings) context
 // withRequestSettings is ctx carrying the settings of the next request
 // transaction begun in it, on the engines that have any.
 func (db *DB) withRequestSettings(ctx context.Context) context.Context {
-	return db.withSettings(ctx, false)
+	return db.withSettings(ctx, "")
 }
 
 // withSearchSettings is withRequestSettings for a search's transaction,
-// which also plans for its values (Dialect.searchPlans).
-func (db *DB) withSearchSettings(ctx context.Context) context.Context {
-	return db.withSettings(ctx, true)
+// which also sets how its statements are planned (Dialect.searchPlans:
+// for their values, or once where generic, searchPlansFor).
+func (db *DB) withSearchSettings(ctx context.Context, generic bool) context.Context {
+	return db.withSettings(ctx, db.searchPlansFor(generic))
 }
 
-func (db *DB) withSettings(ctx context.Context, search bool) context.Context {
+func (db *DB) withSettings(ctx context.Context, plans string) context.Context {
 	if db.Dialect.requestSettings == "" || db.Dialect.localSettings == nil {
 		return ctx
 	}
-	s := &RequestSettings{SQL: db.Dialect.localSettings(db.timeoutMillis()), search: search}
-	if search && db.Dialect.searchPlans != "" {
-		s.SQL += "; SET LOCAL " + db.Dialect.searchPlans + " = " + db.Dialect.searchPlansValue
+	s := &RequestSettings{SQL: db.Dialect.localSettings(db.timeoutMillis()), plans: plans}
+	if plans != "" {
+		s.SQL += "; SET LOCAL " + db.Dialect.searchPlans + " = " + plans
 	}
 	return ContextWithRequestSettings(ctx, s)
+}
+
+// searchPlansFor is the value of Dialect.searchPlans for a search, generic
+// when its plan cannot depend on its values (genericPlanned); "" where the
+// engine has no such setting.
+func (db *DB) searchPlansFor(generic bool) string {
+	if generic && db.Dialect.genericPlansValue != "" {
+		return db.Dialect.genericPlansValue
+	}
+	if db.Dialect.searchPlans == "" {
+		return ""
+	}
+	return db.Dialect.searchPlansValue
 }
 
 // timeoutMillis is the query time limit in whole milliseconds (rounded
@@ -223,8 +237,8 @@ func (db *DB) limitTx(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, settings.SQL, settings.Args...); err != nil {
 		return err
 	}
-	if s := RequestSettingsOf(ctx); s != nil && s.search && db.Dialect.searchPlans != "" {
-		plans := db.searchPlansStep()
+	if s := RequestSettingsOf(ctx); s != nil && s.plans != "" {
+		plans := db.searchPlansStep(s.plans)
 		_, err := tx.ExecContext(ctx, plans.SQL, plans.Args...)
 		return err
 	}
@@ -238,9 +252,10 @@ func (db *DB) requestSettingsStep() ReadStep {
 }
 
 // searchPlansStep sets, for the transaction only, how a search's
-// statements are planned (Dialect.searchPlans; call it only when set).
-func (db *DB) searchPlansStep() ReadStep {
-	return ReadStep{SQL: db.q("SELECT set_config(?, ?, true)"), Args: []any{db.Dialect.searchPlans, db.Dialect.searchPlansValue}}
+// statements are planned: Dialect.searchPlans to plans (searchPlansFor;
+// call it only when that is not "").
+func (db *DB) searchPlansStep(plans string) ReadStep {
+	return ReadStep{SQL: db.q("SELECT set_config(?, ?, true)"), Args: []any{db.Dialect.searchPlans, plans}}
 }
 
 // requestTx is Tx for a request: the request's settings come first.
