@@ -195,11 +195,11 @@ func (db *DB) withSettings(ctx context.Context, plans string) context.Context {
 // when its plan cannot depend on its values (genericPlanned); "" where the
 // engine has no such setting.
 func (db *DB) searchPlansFor(generic bool) string {
-	if generic && db.Dialect.genericPlansValue != "" {
-		return db.Dialect.genericPlansValue
-	}
-	if db.Dialect.searchPlans == "" {
+	switch {
+	case db.Dialect.searchPlans == "":
 		return ""
+	case generic && db.Dialect.genericPlansValue != "":
+		return db.Dialect.genericPlansValue
 	}
 	return db.Dialect.searchPlansValue
 }
