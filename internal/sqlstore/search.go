@@ -300,7 +300,7 @@ func (db *DB) SearchPersons(ctx context.Context, sc wayfarer.Scope, c *wayfarer.
 		}
 	}
 	q := db.searchStatement(sc, c, opt)
-	q.generic = genericPlanned(sc, c)
+	q.generic = db.Dialect.genericPlansValue != "" && genericPlanned(sc, c) // only an engine that caches plans asks
 	return db.runSearch(ctx, handle, "person search", q, &c.BaseCriteria, cont)
 }
 
