@@ -41,7 +41,7 @@ var activityTable = &flatTable{
 		// persons only): always null.
 		"clientProfileRecNo": "CAST(NULL AS INTEGER)", "supplierProfileRecNo": "CAST(NULL AS INTEGER)", "tripRecNo": "CAST(NULL AS INTEGER)",
 	},
-	Trigrams: map[string]string{"subject": "activity_trigram"},
+	Trigrams: map[string]string{"subject": activityTrigramTable},
 	Domains: map[string]domainColumn{
 		"type":          {"activity", "a", "type", false},        // activity_type
 		"appUser_recNo": {"activity", "a", "app_user_id", false}, // activity_user_date

@@ -184,11 +184,15 @@ var (
 	commTrigrams = trigramIndex{table: "communication_trigram",
 		rows:  "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid",
 		sized: "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid"}
-	activityTrigrams = trigramIndex{table: "activity_trigram",
-		rows: "activity_trigram ct JOIN activity a ON a.rec_no = ct.rowid" +
+	activityTrigrams = trigramIndex{table: activityTrigramTable,
+		rows: activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid" +
 			" JOIN activity_person_link apl ON apl.agency_id = a.agency_id AND apl.activity_id = a.rec_no",
-		sized: "activity_trigram ct JOIN activity a ON a.rec_no = ct.rowid"}
+		sized: activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid"}
 )
+
+// activityTrigramTable is SQLite's trigram index of activity subjects
+// (migration 00022).
+const activityTrigramTable = "activity_trigram"
 
 // commFilterKey is the commValue/commType filter's childFilter.key.
 const commFilterKey = "comm"
