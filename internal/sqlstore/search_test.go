@@ -410,6 +410,9 @@ func testSearchTrigramCandidates(t *testing.T, engine string) {
 		{LastName: i64str("Seven"), Comms: []sqlstore.BulkComm{{Type: 4, Value: i64str(`100%_off\deal`)}}},
 		// a combining mark after a letter (no piece ends before it)
 		{LastName: i64str("Eight"), Comms: []sqlstore.BulkComm{{Type: 2, Value: i64str("abcI\u0307def@x.org")}}},
+		// every trigram of "4711" ("471", "711"), apart, and the fragment
+		{LastName: i64str("Nine"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("+1 471 0711")}}},
+		{LastName: i64str("Ten"), Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str("+1 555 4711")}}},
 	}
 	for i := range ps {
 		ps[i].Created, ps[i].Modified = time.Now(), time.Now()
@@ -442,7 +445,9 @@ func testSearchTrigramCandidates(t *testing.T, engine string) {
 		{`"commValue":{"value":["55"],"compareCondition":5}`, "Three"}, // too short for trigrams: scanned
 		{`"commValue":{"value":["ryan.jensen"],"compareCondition":6}`, "Five"},
 		{`"commValue":{"value":["sen.ryan@x.je","ryan.jensen@example.org"],"compareCondition":1}`, "Five,Four"},
-		{`"commValue":{"value":["ryan.jensen"],"compareCondition":10}`, "Eight,Four,One,Seven,Six,Three,Two"},
+		{`"commValue":{"value":["ryan.jensen"],"compareCondition":10}`, "Eight,Four,Nine,One,Seven,Six,Ten,Three,Two"},
+		{`"commValue":{"value":["4711"],"compareCondition":6}`, "Ten"},
+		{`"commValue":{"value":["1 0711"],"compareCondition":6}`, "Nine"},
 		{`"commValue":{"value":["RYAN.jensen@EX"],"compareCondition":6}`, "Five"},
 		{`"commValue":{"value":["jensen"],"compareCondition":6}`, "Five"},
 		{`"commValue":{"value":["jen-sen"],"compareCondition":6}`, "Six"},
@@ -451,7 +456,7 @@ func testSearchTrigramCandidates(t *testing.T, engine string) {
 		{`"commValue":{"value":["0_%off"],"compareCondition":6}`, ""},
 		{`"commValue":{"value":["ryan.jensen","off"],"compareCondition":6}`, "Five,Seven"},
 		{`"commValue":{"value":["bcI\u0307de"],"compareCondition":6}`, "Eight"},
-		{`"commValue":{"value":["ryan.jensen","off"],"compareCondition":10}`, "Eight,Four,One,Six,Three,Two"},
+		{`"commValue":{"value":["ryan.jensen","off"],"compareCondition":10}`, "Eight,Four,Nine,One,Six,Ten,Three,Two"},
 	}
 	if engine == "sqlite" {
 		// ASCII folding, as everywhere on SQLite (PostgreSQL's lower() folds É)
@@ -488,6 +493,7 @@ func testSearchTrigramCandidates(t *testing.T, engine string) {
 		`"commValue":{"value":["ryan.jensen"],"compareCondition":6}`: engine == "sqlite",
 		`"commValue":{"value":["sen@"],"compareCondition":6}`:        true,
 		`"commValue":{"value":["0199","xyz"],"compareCondition":6}`:  true,
+		`"commValue":{"value":["4711"],"compareCondition":6}`:        true,
 		`"commValue":{"value":["off"],"compareCondition":6}`:         engine == "sqlite",
 		// negated: no index can offer candidates; SQLite lists the few
 		// communications passing it by reading them (scanComms)
