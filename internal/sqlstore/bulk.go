@@ -247,7 +247,18 @@ func (db *DB) BulkLoad(ctx context.Context, agencyID int64, opt BulkOptions, fn 
 		if db.Dialect.bulkBuild != "" {
 			_, _ = conn.ExecContext(context.WithoutCancel(ctx), db.Dialect.bulkBuild) // a tuning: the build works without it
 		}
-		n, rerr := restoreDeferred(context.WithoutCancel(ctx), conn, db.Dialect, db.primary, opt.Log)
+		// A cancelled load's connection may still hold its last
+		// transaction: database/sql rolls it back on a goroutine of its
+		// own, which on SQLite could land inside a restore's transaction
+		// on the same connection (an index built, its bulk_deferred row
+		// kept: every later open failed on "already exists"). So after a
+		// cancellation the build runs on fresh connections, in place.
+		var on execQuerier = conn
+		side := db.primary
+		if ctx.Err() != nil {
+			on, side = db.primary, nil
+		}
+		n, rerr := restoreDeferred(context.WithoutCancel(ctx), on, db.Dialect, side, opt.Log)
 		if rerr != nil {
 			// pgx closes a connection whose query was cancelled: build
 			// on a fresh one.
