@@ -27,8 +27,9 @@ const (
 	deferredForeignKey = "foreign key" // PostgreSQL; restored before the indexes (restoreDeferred orders by kind)
 	deferredIndex      = "index"
 	deferredTrigram    = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
-	// SQLite: the insert trigger of another trigram index (activity_trigram),
-	// whose restore statement rebuilds and merges it, in place.
+	// SQLite: the insert trigger of another trigram index (activity_trigram,
+	// person_trigram), whose restore statement rebuilds and merges it, in
+	// place.
 	deferredTrigger = "trigger"
 )
 
@@ -43,7 +44,10 @@ SELECT name, '` + deferredTrigram + `', sql, 'DROP TRIGGER "' || name || '"' FRO
 	WHERE type = 'trigger' AND name = 'communication_trigram_insert'
 UNION ALL
 SELECT name, '` + deferredTrigger + `', sql || '; ` + sqliteActivityTrigramRebuild + `', 'DROP TRIGGER "' || name || '"' FROM sqlite_master
-	WHERE type = 'trigger' AND name = 'activity_trigram_insert'`
+	WHERE type = 'trigger' AND name = 'activity_trigram_insert'
+UNION ALL
+SELECT name, '` + deferredTrigger + `', sql || '; ` + sqlitePersonTrigramRebuild + `', 'DROP TRIGGER "' || name || '"' FROM sqlite_master
+	WHERE type = 'trigger' AND name = 'person_trigram_insert'`
 	//
 	// PostgreSQL also defers the foreign keys of those tables: COPY checks
 	// each row's references with a lookup and a row lock per reference,
@@ -75,6 +79,9 @@ WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f'
 	// indexes), quoted for a literal of sqliteDeferrable.
 	sqliteActivityTrigramRebuild = "INSERT INTO activity_trigram (activity_trigram) VALUES (''rebuild''); " +
 		"INSERT INTO activity_trigram (activity_trigram) VALUES (''optimize'')"
+	// sqlitePersonTrigramRebuild does the same for the persons' names.
+	sqlitePersonTrigramRebuild = "INSERT INTO person_trigram (person_trigram) VALUES (''rebuild''); " +
+		"INSERT INTO person_trigram (person_trigram) VALUES (''optimize'')"
 )
 
 // execQuerier is a *sql.DB or a *sql.Conn.

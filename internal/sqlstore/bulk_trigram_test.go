@@ -106,15 +106,18 @@ func checkMailed(t *testing.T, s *testserver.Server, tag string, n int64) {
 	if got := notedPersons(t, s, "note "+tag+"-"); got != n {
 		t.Errorf("an activity subject substring finds %d of the %d loaded persons", got, n)
 	}
+	// The names are tag and a number: a last name substring (few: SQLite's
+	// search starts from person_trigram).
+	if got := countPersons(t, s, fmt.Sprintf(`"lastName":{"value":[%q],"compareCondition":6}`, tag[1:])); got != n {
+		t.Errorf("a last name substring finds %d of the %d loaded persons", got, n)
+	}
 	checkTrigramIndex(t, s)
 }
 
-// mailedPersons counts the persons with a communication value containing
-// fragment.
-func mailedPersons(t *testing.T, s *testserver.Server, fragment string) int64 {
+// countPersons counts the persons of the agency that search filter finds.
+func countPersons(t *testing.T, s *testserver.Server, filter string) int64 {
 	t.Helper()
-	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(fmt.Sprintf(
-		`{"includeCols":["recNo","summaryCount"],"rowCount":1,"commValue":{"value":[%q],"compareCondition":6}}`, fragment)))
+	crit, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo","summaryCount"],"rowCount":1,`+filter+`}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +126,13 @@ func mailedPersons(t *testing.T, s *testserver.Server, fragment string) int64 {
 		t.Fatal(err)
 	}
 	return res.Total
+}
+
+// mailedPersons counts the persons with a communication value containing
+// fragment.
+func mailedPersons(t *testing.T, s *testserver.Server, fragment string) int64 {
+	t.Helper()
+	return countPersons(t, s, fmt.Sprintf(`"commValue":{"value":[%q],"compareCondition":6}`, fragment))
 }
 
 // notedPersons counts the persons with an activity whose subject contains
@@ -150,7 +160,7 @@ func checkTrigramIndex(t *testing.T, s *testserver.Server) {
 	if s.Engine != "sqlite" {
 		return
 	}
-	for _, table := range []string{"communication_trigram", "activity_trigram"} {
+	for _, table := range []string{"communication_trigram", "activity_trigram", "person_trigram"} {
 		if _, err := s.App.DB.Primary().Exec(`INSERT INTO ` + table + ` (` + table + `, rank) VALUES ('integrity-check', 1)`); err != nil {
 			t.Errorf("%s: %v", table, err)
 		}

@@ -15,11 +15,14 @@ import (
 // searchWhere is every condition on the persons: agency, scope, filters.
 func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []Expr {
 	w := append([]Expr{E("p.agency_id = ?", sc.AgencyID)}, scopeConds(sc, "p.branch_id", "p.advisor_profile_id")...)
-	w = append(w,
-		NumCond("p.rec_no", c.RecNo),
-		StringCond(d, "p.last_name", c.LastName),
-		StringCond(d, "p.middle_name", c.MiddleName),
-	)
+	w = append(w, NumCond("p.rec_no", c.RecNo))
+	// A name's substring the trigram index serves is a person filter.
+	if nameTrigramMatch(d, "last_name", c.LastName) == "" {
+		w = append(w, StringCond(d, "p.last_name", c.LastName))
+	}
+	if nameTrigramMatch(d, "middle_name", c.MiddleName) == "" {
+		w = append(w, StringCond(d, "p.middle_name", c.MiddleName))
+	}
 	for _, f := range personFilters(d, c) {
 		w = append(w, f.where(d, sc.AgencyID, opt))
 	}

@@ -4,7 +4,8 @@ import "github.com/wayfarerhq/wayfarer/internal/wayfarer"
 
 // personFilter is a filter on the person's own columns that one of the
 // person indexes serves (first name, advisor, birthday, creation and
-// change times). SQLite chooses between walking the persons in name order,
+// change times; a name's substring through the names' trigram index).
+// SQLite chooses between walking the persons in name order,
 // testing each, and starting from the filter's index, then sorting, by
 // its statistics alone, which cannot see the values (the store drops its
 // value histograms: statistics.go), and it chose wrongly both ways at a
@@ -24,13 +25,19 @@ type personFilter struct {
 	key  string
 	cond Expr // on the person p
 	// indexed: an index can start from the condition (equality, a range,
-	// a prefix); never a negated or substring one, whose probe would
-	// read every person to find nobody.
+	// a prefix, a name's substring through the trigram index); never a
+	// negated one, whose probe would read every person to find nobody.
 	indexed bool
+	// match, when set, is an FTS5 query of person_trigram whose matches
+	// hold every person that can pass (a name Contains, SQLite): sizing
+	// up and the IN form read those matches (nameTrigramMatch).
+	match string
 }
 
 // personFilters are the search's filters on the person's first name,
-// advisor, birthday and times.
+// advisor, birthday and times, and a substring of a name where the
+// trigram index serves it (nameTrigramMatch; searchWhere leaves those
+// names' conditions to this list).
 func personFilters(d Dialect, c *wayfarer.SearchCriteria) []personFilter {
 	var fs []personFilter
 	add := func(key string, e Expr, indexed bool) {
@@ -38,9 +45,20 @@ func personFilters(d Dialect, c *wayfarer.SearchCriteria) []personFilter {
 			fs = append(fs, personFilter{key: "person." + key, cond: e, indexed: indexed})
 		}
 	}
-	pos, neg := c.FirstName.Cond.Negated()
-	add("firstName", StringCond(d, "p.first_name", c.FirstName),
-		!neg && (pos == wayfarer.StrEqual || pos == wayfarer.StrIn || pos == wayfarer.StrStartingWith))
+	trigram := func(key, column string, p wayfarer.StringParam) bool {
+		m := nameTrigramMatch(d, column, p)
+		if m != "" {
+			fs = append(fs, personFilter{key: "person." + key, cond: StringCond(d, "p."+column, p), indexed: true, match: m})
+		}
+		return m != ""
+	}
+	trigram("lastName", "last_name", c.LastName)
+	trigram("middleName", "middle_name", c.MiddleName)
+	if !trigram("firstName", "first_name", c.FirstName) {
+		pos, neg := c.FirstName.Cond.Negated()
+		add("firstName", StringCond(d, "p.first_name", c.FirstName),
+			!neg && (pos == wayfarer.StrEqual || pos == wayfarer.StrIn || pos == wayfarer.StrStartingWith))
+	}
 	add("advisor", NumCond("p.advisor_profile_id", c.AdvisorProfileRecNo), c.AdvisorProfileRecNo.Cond != wayfarer.NumNotEqual)
 	add("birthdayMonth", NumCond("p.birthday_month", c.BirthdayMonth), c.BirthdayMonth.Cond != wayfarer.NumNotEqual)
 	add("birthday", birthdayCond(c.Birthday), true) // a day range alone too: SQLite skips through the months
@@ -49,11 +67,37 @@ func personFilters(d Dialect, c *wayfarer.SearchCriteria) []personFilter {
 	return fs
 }
 
+// nameTrigramMatch is the FTS5 query of person_trigram (SQLite) whose
+// matches hold every person passing p on the name column: a positive
+// Contains of values of three characters or more. "" where the index
+// cannot serve p (PostgreSQL plans its pg_trgm indexes itself): then the
+// name's condition stays where it was.
+func nameTrigramMatch(d Dialect, column string, p wayfarer.StringParam) string {
+	if !d.probeTrigrams || p.Cond != wayfarer.StrContains {
+		return ""
+	}
+	q := trigramQuery(p)
+	if q == "" {
+		return ""
+	}
+	return "{" + column + "} : (" + q + ")"
+}
+
+// personTrigrams is SQLite's trigram index of the persons' names
+// (migration 00023), as a person filter's child form reads it.
+var personTrigrams = trigramIndex{table: "person_trigram",
+	rows:  "person_trigram ct JOIN person fp ON fp.rec_no = ct.rowid",
+	sized: "person_trigram ct JOIN person fp ON fp.rec_no = ct.rowid"}
+
 // child is f as a child filter of the person on itself, for its probe and
 // its IN form.
 func (f personFilter) child() childFilter {
-	return childFilter{key: f.key, from: "person fp", agency: "fp.agency_id", person: "fp.rec_no",
+	cf := childFilter{key: f.key, from: "person fp", agency: "fp.agency_id", person: "fp.rec_no",
 		conds: []Expr{{SQL: replaceAlias(f.cond.SQL, "p", "fp"), Args: f.cond.Args}}}
+	if f.match != "" {
+		cf.sizeMatch, cf.match = f.match, personTrigrams
+	}
+	return cf
 }
 
 // where is f's condition in the search: as it is where the engine plans
