@@ -111,6 +111,10 @@ var Queries = []Query{
 	// subjects' trigram index (migration 00022).
 	{"p: personActivitySearchParams, subject Contains a fragment nobody has", "admin",
 		`{"personActivitySearchParams":{"subject":{"value":["qzx"],"compareCondition":6}},"includeCols":["recNo","name"],"rowCount":50}`},
+	// A name fragment nobody has tested every person before the names'
+	// trigram index (migration 00023).
+	{"q: lastName Contains a fragment nobody has", "admin",
+		`{"lastName":{"value":["qzx"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 }
 
 // ExpandBody fills a query's placeholders ({agent}, {today}, {week}).
