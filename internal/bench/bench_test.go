@@ -247,7 +247,7 @@ func benchSearches(b *testing.B, s *testserver.Server) []benchSearch {
 
 // BenchmarkSearchParts takes query (a) apart: each piece of an HTTP search
 // on its own, so the gap between "direct" and "http" can be accounted for
-// (BENCHMARKS.md, "Where the time goes"). 20,000 persons, or
+// (docs/benchmarks/first-sessions.md, "Where the time goes"). 20,000 persons, or
 // WAYFARER_BENCH_PERSONS.
 //
 //	go test ./internal/bench -run '^$' -bench SearchParts -benchtime 5000x -count 5

@@ -26,7 +26,7 @@ const savedPerson = `{"firstName":"Ken","lastName":"Abler","activeStatus":1,"bir
 // BenchmarkSavePerson is the save rate of SQLite by --sqlite-synchronous:
 // person creations through the person service (one transaction each),
 // one client at a time and 8 at once (SQLite takes one writer at a time:
-// the others wait for its lock). BENCHMARKS.md, "Saves and durability".
+// the others wait for its lock). docs/benchmarks/first-sessions.md, "Saves and durability".
 // The file lives in WAYFARER_BENCH_DIR when set (the disk to measure),
 // else in the test's temporary directory.
 //

@@ -11,7 +11,7 @@ import (
 // (PostgreSQL: pgx's CopyFrom on the load's own connection, inside its
 // transaction): one stream per table and batch instead of multi-row
 // INSERTs that PostgreSQL parses, plans and binds 30,000 parameters at a
-// time (BENCHMARKS.md, "Bulk").
+// time (docs/benchmarks/2026-11-23-24.md, "Bulk load").
 
 // bulkDateCols are the DATE columns the loader fills from "2006-01-02"
 // strings; COPY's binary format needs them as times.

@@ -10,9 +10,9 @@ import (
 // BEGIN, the request's settings, the statements and COMMIT sent together
 // as one pipeline, the answers read after. Through database/sql each was a
 // round trip of its own (BEGIN with the settings, the row, the children,
-// COMMIT: four for a load; BENCHMARKS.md, "Loading a person"). The
-// postgres package provides the pipeline (SetPipelines); elsewhere the
-// same steps run one by one, as before.
+// COMMIT: four for a load; docs/benchmarks/2026-11-23-24.md, "Loading a
+// person"). The postgres package provides the pipeline (SetPipelines);
+// elsewhere the same steps run one by one, as before.
 
 // RowScanner is one row of an answer: *sql.Rows, or a driver's own rows.
 // Destinations are typed (sql.NullString, int64, time.Time, ...) or *any;
