@@ -177,7 +177,10 @@ func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt 
 type trigramIndex struct {
 	table string // the FTS5 table, aliased ct in rows and sized
 	rows  string // its matches joined to the filter's from (the IN form)
-	sized string // its matches joined to the rows sizing up counts
+	// sized is its matches joined to the rows sizing up counts; "": sizing
+	// counts the matches alone, which hold every passing row (so at most
+	// the limit of them is few), without reading a row for each.
+	sized string
 }
 
 var (
@@ -241,6 +244,9 @@ func (f childFilter) probe(agencyID int64, limit int) Expr {
 	from, agency := f.from, f.agency
 	if f.sizeFrom != "" {
 		from, agency = f.sizeFrom, f.sizeAgency
+	}
+	if f.sizeMatch != "" && f.match.sized == "" {
+		return E("SELECT count(*) FROM (SELECT 1 FROM "+f.match.table+" WHERE "+f.match.table+" MATCH ? LIMIT ?)", f.sizeMatch, limit)
 	}
 	if f.sizeMatch != "" {
 		return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM "+f.match.sized+
