@@ -84,6 +84,11 @@ WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f'
 		"INSERT INTO person_trigram (person_trigram) VALUES (''optimize'')"
 )
 
+// pgObjectExists is PostgreSQL's Dialect.objectExists: an index of the
+// schema or a constraint of one of its tables.
+const pgObjectExists = `SELECT EXISTS (SELECT 1 FROM pg_class WHERE relname = $1 AND relnamespace = current_schema()::regnamespace)
+	OR EXISTS (SELECT 1 FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid WHERE c.conname = $1 AND t.relnamespace = current_schema()::regnamespace)`
+
 // execQuerier is a *sql.DB or a *sql.Conn.
 type execQuerier interface {
 	txBeginner
@@ -208,6 +213,22 @@ func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, rest
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return false, err // another process restored it
+	}
+	// Already there with its row kept (a restore that an earlier version
+	// let a cancelled load's rollback cut in two: every open then failed
+	// on "already exists"): an index or key stands as built; a trigger is
+	// made again, with its trigram index's rebuild.
+	var exists bool
+	if err := tx.QueryRowContext(ctx, d.Rebind(d.objectExists), name).Scan(&exists); err != nil {
+		return false, err
+	}
+	switch {
+	case exists && (kind == deferredIndex || kind == deferredForeignKey):
+		return true, tx.Commit()
+	case exists:
+		if _, err := tx.ExecContext(ctx, `DROP TRIGGER "`+name+`"`); err != nil {
+			return false, err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, restore); err != nil {
 		return false, err

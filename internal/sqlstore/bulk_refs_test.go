@@ -64,3 +64,54 @@ func TestBulkLoadBrokenReference(t *testing.T) {
 		}
 	})
 }
+
+// An object a restore had built while its bulk_deferred row stayed (an
+// earlier version's cancelled load could leave that) no longer stops the
+// database from opening: an index or key stands as built, a trigger is
+// made again with its trigram index's rebuild, and the schema is whole.
+func TestRestoreDeferredBuiltAlready(t *testing.T) {
+	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
+		ctx := context.Background()
+		db := s.App.DB
+		want, err := db.SchemaObjects(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sqlstore.DeferIndexesForTest(db); err != nil {
+			t.Fatal(err)
+		}
+		// Build some again behind the list's back, from its own statements.
+		again := []string{"person_search_modified"}
+		if s.Engine == "sqlite" {
+			again = append(again, "person_trigram_insert")
+		} else {
+			again = append(again, "person_agency_id_branch_id_fkey")
+		}
+		for _, name := range again {
+			var restore string
+			if err := db.Primary().QueryRowContext(ctx, db.Dialect.Rebind(`SELECT restore FROM bulk_deferred WHERE name = ?`), name).Scan(&restore); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if s.Engine == "sqlite" && strings.HasSuffix(name, "_insert") {
+				restore = restore[:strings.Index(restore, "END;")+len("END;")] // the trigger alone
+			}
+			if _, err := db.Primary().ExecContext(ctx, restore); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if _, err := db.RestoreDeferred(ctx); err != nil {
+			t.Fatalf("restore with objects built already: %v", err)
+		}
+		if left, err := db.DeferredIndexes(ctx); err != nil || len(left) > 0 {
+			t.Fatalf("still listed: %v %v", left, err)
+		}
+		if got, err := db.SchemaObjects(ctx); err != nil || !slices.Equal(got, want) {
+			t.Fatalf("schema objects:\n got %v\nwant %v (%v)", got, want, err)
+		}
+		if s.Engine == "sqlite" {
+			if _, err := db.Primary().ExecContext(ctx, `INSERT INTO person_trigram (person_trigram, rank) VALUES ('integrity-check', 1)`); err != nil {
+				t.Errorf("person_trigram: %v", err)
+			}
+		}
+	})
+}

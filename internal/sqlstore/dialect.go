@@ -124,6 +124,9 @@ type Dialect struct {
 	// deferrable lists (name, kind, restore, drop) of what a large bulk
 	// load drops and builds after its rows (bulk_defer.go).
 	deferrable string
+	// objectExists answers whether a schema object of the name its one
+	// argument gives exists (an index, key or trigger bulk_deferred lists).
+	objectExists string
 	// requestSettings runs first in the transactions of searches, loads
 	// and saves, with the query time limit as its argument (NULL: none).
 	// PostgreSQL sets them for the transaction only (set_config's third
@@ -173,11 +176,12 @@ var (
 		candidateIDs: "SELECT value FROM json_each(?)",
 		foldKeys:     map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
 		bulkBegin:    "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
-		dropHistograms: sqliteDropHistograms, deferrable: sqliteDeferrable}
+		dropHistograms: sqliteDropHistograms, deferrable: sqliteDeferrable,
+		objectExists: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)"}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		chr: "chr", padID: "lpad(CAST(%s AS text), 19, '0')",
-		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, sparseTrigrams: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable,
+		snapshot: sql.LevelRepeatableRead, advisoryLocks: true, sparseTrigrams: true, identitySequences: true, bulkAnalyze: "VACUUM ANALYZE", deferrable: pgDeferrable, objectExists: pgObjectExists,
 		candidateIDs:    "SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(? AS json))",
 		bulkBegin:       "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off",
 		bulkBuild:       "SET maintenance_work_mem = '256MB'",
