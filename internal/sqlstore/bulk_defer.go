@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // A large bulk load drops the secondary indexes of the tables it fills
@@ -66,17 +67,10 @@ SELECT c.conname, '` + deferredForeignKey + `',
 FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
 WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f'
 	AND t.relname IN (` + bulkFilledTables + `)`
-	// sqliteTrigramRebuild fills the external-content trigram index from
-	// communication after its trigger is back, then merges it into one
-	// segment ('optimize'): the rebuild leaves a dozen, and every trigram
-	// of a substring search is looked up in each of them (query c at
-	// 1,000,000 persons: 3.4-3.8 ms with the rebuild's segments, 2.5-2.6 ms
-	// merged; the merge takes about 6 s there).
-	sqliteTrigramRebuild = "INSERT INTO communication_trigram (communication_trigram) VALUES ('rebuild'); " +
-		"INSERT INTO communication_trigram (communication_trigram) VALUES ('optimize')"
-	// sqliteActivityTrigramRebuild does the same for activity subjects
-	// (4.4 s at 800,000 activities, on the load's connection after the
-	// indexes), quoted for a literal of sqliteDeferrable.
+	// sqliteActivityTrigramRebuild is trigramRebuild of the activity
+	// subjects' index (4.4 s at 800,000 activities in place, on the load's
+	// connection after the indexes), quoted for a literal of
+	// sqliteDeferrable.
 	sqliteActivityTrigramRebuild = "INSERT INTO activity_trigram (activity_trigram) VALUES (''rebuild''); " +
 		"INSERT INTO activity_trigram (activity_trigram) VALUES (''optimize'')"
 	// sqlitePersonTrigramRebuild does the same for the persons' names.
@@ -193,10 +187,25 @@ func restoreDeferred(ctx context.Context, on execQuerier, d Dialect, pool *sql.D
 }
 
 // restoreOne builds one deferred object; side, when set, is the trigram
-// index built beside the load, copied in if it can be.
+// indexes built beside the load, copied in if they can be.
 func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, restore string, side *trigramBuild) (bool, error) {
+	// A trigram index's insert trigger: its restore is the trigger, then
+	// (kind trigger) the index's rebuild, which the side build's copy
+	// replaces.
+	table, rebuild := "", ""
+	switch kind {
+	case deferredTrigram:
+		table, rebuild = trigramTable, trigramRebuild(trigramTable)
+	case deferredTrigger:
+		table = strings.TrimSuffix(name, "_insert")
+		rebuild = trigramRebuild(table)
+		if !strings.HasSuffix(restore, "; "+rebuild) {
+			table, rebuild = "", ""
+		}
+		restore = strings.TrimSuffix(restore, "; "+rebuild)
+	}
 	attached := false
-	if kind == deferredTrigram && side != nil {
+	if table != "" && side != nil && side.holds(table) {
 		conn := on.(*sql.Conn) // restoreDeferred starts a side build on a connection only
 		if attached = side.attach(ctx, conn); attached {
 			defer side.detach(ctx, conn)
@@ -233,15 +242,15 @@ func restoreOne(ctx context.Context, on execQuerier, d Dialect, name, kind, rest
 	if _, err := tx.ExecContext(ctx, restore); err != nil {
 		return false, err
 	}
-	if kind == deferredTrigram {
+	if table != "" {
 		copied := false
 		if attached {
-			if copied, err = side.copyInto(ctx, tx); err != nil {
+			if copied, err = side.copyInto(ctx, tx, table); err != nil {
 				return false, err
 			}
 		}
 		if !copied {
-			if _, err := tx.ExecContext(ctx, sqliteTrigramRebuild); err != nil {
+			if _, err := tx.ExecContext(ctx, rebuild); err != nil {
 				return false, err
 			}
 		}

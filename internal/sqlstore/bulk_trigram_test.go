@@ -16,18 +16,21 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
 
-// After a bulk load that deferred its indexes, the trigram index holds
-// every communication value, whether SQLite built it beside the other
-// indexes and copied it in, or rebuilt it in place because another
-// connection wrote meanwhile: FTS5's own integrity check against
-// communication passes, a substring search finds every loaded person (and
-// the value written meanwhile), and no scratch file is left.
+// After a bulk load that deferred its indexes, the trigram indexes hold
+// every communication value, activity subject and person name, whether
+// SQLite built them beside the other indexes and copied them in, or
+// rebuilt them in place because another connection wrote meanwhile:
+// FTS5's own integrity check against each content table passes, substring
+// searches find every loaded person (and the value written meanwhile),
+// and no scratch file is left.
 func TestBulkLoadTrigramBeside(t *testing.T) {
 	testserver.Each(t, testserver.Options{}, func(t *testing.T, s *testserver.Server) {
 		t.Run("copied", func(t *testing.T) {
 			log := bulkLoadMailed(t, s, "besidea", 300)
-			if built := strings.Contains(log, "trigram index built beside the others"); built != (s.Engine == "sqlite") || strings.Contains(log, "rebuilt in place") {
-				t.Errorf("scratch build used: %v, want it on SQLite only: %q", built, log)
+			for _, table := range []string{"communication_trigram", "activity_trigram", "person_trigram"} {
+				if built := strings.Contains(log, table+": trigram index built beside the others"); built != (s.Engine == "sqlite") || strings.Contains(log, "rebuilt in place") {
+					t.Errorf("%s: scratch build used: %v, want it on SQLite only: %q", table, built, log)
+				}
 			}
 			checkMailed(t, s, "besidea", 300)
 		})
@@ -49,7 +52,8 @@ func TestBulkLoadTrigramBeside(t *testing.T) {
 			if err := <-written; err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(log, "trigram index rebuilt in place: the database was written during the load") {
+			if !strings.Contains(log, "communication_trigram rebuilt in place: the database was written during the load") ||
+				!strings.Contains(log, "person_trigram rebuilt in place: the database was written during the load") {
 				t.Errorf("the copy was taken although another connection wrote: %q", log)
 			}
 			checkMailed(t, s, "besideb", 300)
