@@ -29,8 +29,8 @@ const (
 	deferredIndex      = "index"
 	deferredTrigram    = "trigram" // SQLite: the insert trigger of communication_trigram; restored with a rebuild
 	// SQLite: the insert trigger of another trigram index (activity_trigram,
-	// person_trigram), whose restore statement rebuilds and merges it, in
-	// place.
+	// person_trigram), whose restore statement also rebuilds and merges it
+	// in place: restoreOne copies the scratch build's instead where it can.
 	deferredTrigger = "trigger"
 )
 

@@ -15,13 +15,14 @@ import (
 // load's connection builds the other indexes: FTS5's rebuild runs on one
 // core and took about half of the index phase, with the other core idle.
 // The scratch build reads each index's content table once (the
-// communication values, then the activity subjects and the persons' names),
-// builds and merges the same FTS5 tables there, and the transaction that
-// restores each insert trigger copies its shadow tables in. The copy is taken only if nothing else wrote to
-// the database since that read (PRAGMA data_version on the load's
-// connection, which counts every other connection's commits); otherwise,
-// or if the scratch build failed, the index is rebuilt in place as
-// before. docs/decisions.md, "Bulk load: indexes built after the rows".
+// communication values, the activity subjects, the persons' names), builds
+// and merges the same FTS5 tables there, and the transaction that restores
+// each insert trigger copies its table's shadow tables in. The copy is
+// taken only if nothing else wrote to the database since those reads
+// (PRAGMA data_version on the load's connection, which counts every other
+// connection's commits); otherwise, or if the scratch build failed, each
+// index is rebuilt in place as before. docs/decisions.md, "Bulk load:
+// indexes built after the rows".
 
 // trigramTable is SQLite's trigram index of communication values.
 const trigramTable = "communication_trigram"
