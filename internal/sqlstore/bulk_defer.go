@@ -36,27 +36,34 @@ const (
 
 // Catalog queries listing (name, kind, restore, drop) of what a bulk load
 // defers: non-unique indexes only (unique ones enforce rules the load must
-// obey, and back the foreign keys' lookups).
-const (
-	sqliteDeferrable = `SELECT name, '` + deferredIndex + `', sql, 'DROP INDEX "' || name || '"' FROM sqlite_master
+// obey, and back the foreign keys' lookups). On SQLite also the insert
+// triggers of the trigram indexes: the communications' (kind trigram,
+// rebuilt by restoreOne) and the others' (kind trigger, whose restore
+// statement ends with the index's trigramRebuild; restoreOne copies the
+// scratch build's instead where it can).
+var sqliteDeferrable = `SELECT name, '` + deferredIndex + `', sql, 'DROP INDEX "' || name || '"' FROM sqlite_master
 	WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (` + bulkFilledTables + `)
 UNION ALL
 SELECT name, '` + deferredTrigram + `', sql, 'DROP TRIGGER "' || name || '"' FROM sqlite_master
-	WHERE type = 'trigger' AND name = 'communication_trigram_insert'
+	WHERE type = 'trigger' AND name = '` + trigramTable + `_insert'` +
+	sqliteTriggerDeferrable(activityTrigramTable) + sqliteTriggerDeferrable(personTrigramTable)
+
+// sqliteTriggerDeferrable is sqliteDeferrable's row of the insert trigger
+// of the trigram index table (kind trigger).
+func sqliteTriggerDeferrable(table string) string {
+	return `
 UNION ALL
-SELECT name, '` + deferredTrigger + `', sql || '; ` + sqliteActivityTrigramRebuild + `', 'DROP TRIGGER "' || name || '"' FROM sqlite_master
-	WHERE type = 'trigger' AND name = 'activity_trigram_insert'
-UNION ALL
-SELECT name, '` + deferredTrigger + `', sql || '; ` + sqlitePersonTrigramRebuild + `', 'DROP TRIGGER "' || name || '"' FROM sqlite_master
-	WHERE type = 'trigger' AND name = 'person_trigram_insert'`
-	//
-	// PostgreSQL also defers the foreign keys of those tables: COPY checks
-	// each row's references with a lookup and a row lock per reference,
-	// and adding a key back checks the whole table in one join. A row the
-	// key refuses fails that restore, which then stays listed and fails
-	// every open of the database until it is resolved, so a broken
-	// reference is never served silently.
-	pgDeferrable = `SELECT i.relname, '` + deferredIndex + `', pg_get_indexdef(i.oid), 'DROP INDEX ' || quote_ident(i.relname)
+SELECT name, '` + deferredTrigger + `', sql || '; ` + strings.ReplaceAll(trigramRebuild(table), "'", "''") + `', 'DROP TRIGGER "' || name || '"' FROM sqlite_master
+	WHERE type = 'trigger' AND name = '` + table + `_insert'`
+}
+
+// pgDeferrable is PostgreSQL's list. It also defers the foreign keys of
+// those tables: COPY checks each row's references with a lookup and a row
+// lock per reference, and adding a key back checks the whole table in one
+// join. A row the key refuses fails that restore, which then stays listed
+// and fails every open of the database until it is resolved, so a broken
+// reference is never served silently.
+const pgDeferrable = `SELECT i.relname, '` + deferredIndex + `', pg_get_indexdef(i.oid), 'DROP INDEX ' || quote_ident(i.relname)
 FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
 WHERE t.relnamespace = current_schema()::regnamespace AND NOT x.indisunique AND NOT x.indisprimary
 	AND t.relname IN (` + bulkFilledTables + `)
@@ -67,16 +74,6 @@ SELECT c.conname, '` + deferredForeignKey + `',
 FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
 WHERE t.relnamespace = current_schema()::regnamespace AND c.contype = 'f'
 	AND t.relname IN (` + bulkFilledTables + `)`
-	// sqliteActivityTrigramRebuild is trigramRebuild of the activity
-	// subjects' index (4.4 s at 800,000 activities in place, on the load's
-	// connection after the indexes), quoted for a literal of
-	// sqliteDeferrable.
-	sqliteActivityTrigramRebuild = "INSERT INTO activity_trigram (activity_trigram) VALUES (''rebuild''); " +
-		"INSERT INTO activity_trigram (activity_trigram) VALUES (''optimize'')"
-	// sqlitePersonTrigramRebuild does the same for the persons' names.
-	sqlitePersonTrigramRebuild = "INSERT INTO person_trigram (person_trigram) VALUES (''rebuild''); " +
-		"INSERT INTO person_trigram (person_trigram) VALUES (''optimize'')"
-)
 
 // pgObjectExists is PostgreSQL's Dialect.objectExists: an index of the
 // schema or a constraint of one of its tables.

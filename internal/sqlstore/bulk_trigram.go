@@ -35,7 +35,7 @@ type sideTrigram struct{ table, content, columns string }
 var sideTrigrams = []sideTrigram{
 	{trigramTable, "communication", "value"},
 	{activityTrigramTable, "activity", "subject"},
-	{"person_trigram", "person", "last_name, first_name, middle_name"},
+	{personTrigramTable, "person", "last_name, first_name, middle_name"},
 }
 
 // trigramBuilt, when set (tests), runs when a scratch build has ended.

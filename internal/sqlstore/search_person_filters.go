@@ -89,8 +89,12 @@ func nameTrigramMatch(d Dialect, column string, p wayfarer.StringParam) string {
 // other agencies' and a fragment's trigrams apart, and reading each
 // person cost a common fragment 4.4 ms against 1.1 at a million ("ann";
 // too many either way, it walks as before).
-var personTrigrams = trigramIndex{table: "person_trigram",
-	rows: "person_trigram ct JOIN person fp ON fp.rec_no = ct.rowid"}
+var personTrigrams = trigramIndex{table: personTrigramTable,
+	rows: personTrigramTable + " ct JOIN person fp ON fp.rec_no = ct.rowid"}
+
+// personTrigramTable is SQLite's trigram index of the persons' names
+// (migration 00023).
+const personTrigramTable = "person_trigram"
 
 // child is f as a child filter of the person on itself, for its probe and
 // its IN form.
