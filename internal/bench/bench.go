@@ -25,6 +25,8 @@ import (
 	"github.com/wayfarerhq/wayfarer/internal/demo"
 	whttp "github.com/wayfarerhq/wayfarer/internal/http"
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
+	"github.com/wayfarerhq/wayfarer/internal/sqlite"
+	"github.com/wayfarerhq/wayfarer/internal/sqlstore"
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 	"github.com/wayfarerhq/wayfarer/internal/wire"
 )
@@ -172,15 +174,17 @@ type Result struct {
 
 // Report is a run's results and where they were measured.
 type Report struct {
-	Engine     string
-	Persons    int64
-	Started    time.Time
-	GoVersion  string
-	CPUs       int
-	Results    []Result
-	Floor      []Result // GET /version over HTTP, per concurrency: what any request costs
-	Duration   time.Duration
-	Setup      string
+	Engine    string
+	Persons   int64
+	Started   time.Time
+	GoVersion string
+	CPUs      int
+	Results   []Result
+	Floor     []Result // GET /version over HTTP, per concurrency: what any request costs
+	Duration  time.Duration
+	// Settings: the engine's version and the settings that move its
+	// figures (sqlstore.EngineSettings), and SQLite's memory map.
+	Settings   []sqlstore.Setting
 	QueryTexts []Query
 	Walk       *WalkResult
 	PeakRSS    int64 // bytes, the whole benchmark process (peakRSS): the highest of the measurements', or since the start where the peak cannot be reset
@@ -237,6 +241,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		CPUs: runtime.NumCPU(), Duration: cfg.Duration, QueryTexts: cfg.Queries}
 	if rep.Persons, err = a.DB.CountPersons(ctx, ag.ID); err != nil {
 		return nil, err
+	}
+	if rep.Settings, err = a.DB.EngineSettings(ctx); err != nil {
+		return nil, err
+	}
+	if a.DB.Dialect.Name == sqlstore.SQLite.Name {
+		mmap := cfg.App.SQLiteMmapSize
+		switch {
+		case mmap == 0:
+			mmap = sqlite.DefaultMmapSize
+		case mmap < 0:
+			mmap = 0
+		}
+		rep.Settings = append(rep.Settings, sqlstore.Setting{Name: "mmap_size", Value: strconv.FormatInt(mmap>>20, 10) + " MiB"})
 	}
 
 	// The real server on loopback, with keep-alive connections.

@@ -61,7 +61,8 @@ func TestRunSmall(t *testing.T) {
 	}
 	var md bytes.Buffer
 	if err := rep.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "| a: lastName StartingWith Abl | 1 |") ||
-		!strings.Contains(md.String(), "Transport floor at c=1") || !strings.Contains(md.String(), "| HTTP ceiling req/s | HTTP/ceiling |") {
+		!strings.Contains(md.String(), "Transport floor at c=1") || !strings.Contains(md.String(), "| HTTP ceiling req/s | HTTP/ceiling |") ||
+		!strings.Contains(md.String(), "Engine settings: SQLite 3.") || !strings.Contains(md.String(), "synchronous full") || !strings.Contains(md.String(), "mmap_size 2047 MiB") {
 		t.Errorf("markdown: %v\n%s", err, md.String())
 	}
 	// a second run adds nothing

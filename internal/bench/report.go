@@ -17,6 +17,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Engine %s, %d persons in DEMO, %s, %d CPUs, %s per measurement, started %s.\n\n",
 		r.Engine, r.Persons, r.GoVersion, r.CPUs, r.Duration, r.Started.Format("2006-01-02 15:04 MST"))
+	if len(r.Settings) > 0 {
+		var parts []string
+		for _, s := range r.Settings {
+			parts = append(parts, s.Name+" "+s.Value)
+		}
+		fmt.Fprintf(&b, "Engine settings: %s.\n\n", strings.Join(parts, ", "))
+	}
 	for _, f := range r.Floor {
 		fmt.Fprintf(&b, "Transport floor at c=%d (GET /version over HTTP: no token, no database): p50 %s, p99 %s, %.0f req/s.\n",
 			f.Concurrency, ms(f.P50), ms(f.P99), f.Throughput)

@@ -166,6 +166,9 @@ type Dialect struct {
 	// waitNotification blocks on a connection that runs LISTEN until a
 	// notification arrives (PostgreSQL); nil where the engine has none.
 	waitNotification func(ctx context.Context, conn *sql.Conn) error
+	// engineSettings selects (name, value) rows of the engine's version
+	// and of the settings that move measurements (EngineSettings).
+	engineSettings string
 }
 
 var (
@@ -177,7 +180,8 @@ var (
 		foldKeys:     map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
 		bulkBegin:    "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
 		dropHistograms: sqliteDropHistograms, deferrable: sqliteDeferrable,
-		objectExists: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)"}
+		objectExists:   "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)",
+		engineSettings: sqliteEngineSettings}
 	Postgres = Dialect{Name: "postgres", Goose: goose.DialectPostgres, Numbered: true, ForUpdate: " FOR UPDATE",
 		codePoints: ` COLLATE "C"`, nullsFirst: " NULLS FIRST", trueLit: "TRUE", falseLit: "FALSE",
 		chr: "chr", padID: "lpad(CAST(%s AS text), 19, '0')",
@@ -188,7 +192,8 @@ var (
 		requestSettings: "SELECT set_config('statement_timeout', COALESCE(?, current_setting('statement_timeout')), true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		searchPlans: pgSearchPlans, searchPlansValue: "force_custom_plan", genericPlansValue: "force_generic_plan",
-		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification}
+		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification,
+		engineSettings: pgEngineSettings}
 )
 
 // pgPlanSettings: how PostgreSQL plans a request's statements, for its
