@@ -61,3 +61,25 @@ func TestLongChainsAreBalanced(t *testing.T) {
 		t.Errorf("WHERE of 2000 terms nested %d deep", maxNesting(q))
 	}
 }
+
+// A substring test compares SQLite's communication values as stored (its
+// LIKE folds ASCII case as its lower() does), and keeps lower() where only
+// an index of lower() holds the column, and on PostgreSQL, whose trigram
+// indexes hold lower(value) and whose LIKE ignores no case.
+func TestFoldContainsForms(t *testing.T) {
+	for _, tc := range []struct {
+		d        Dialect
+		col, sql string
+	}{
+		{SQLite, "cm.value", `cm.value LIKE ? ESCAPE '\'`},
+		{SQLite, "cm.user_specific", `cm.user_specific LIKE ? ESCAPE '\'`},
+		{SQLite, "pt.value", `lower(pt.value) LIKE lower(?) ESCAPE '\'`},
+		{SQLite, "p.last_name", `p.last_name_key LIKE lower(?) ESCAPE '\'`},
+		{Postgres, "cm.value", `lower(cm.value) LIKE lower(?) ESCAPE '\'`},
+	} {
+		e := FoldContains(tc.d, tc.col, "a%b")
+		if e.SQL != tc.sql || len(e.Args) != 1 || e.Args[0] != `%a\%b%` {
+			t.Errorf("%s %s: %s %v, want %s", tc.d.Name, tc.col, e.SQL, e.Args, tc.sql)
+		}
+	}
+}

@@ -177,6 +177,7 @@ func TestSearchUnindexedCommFilters(t *testing.T) {
 		{`"commValue":{"value":["99"],"compareCondition":6}`, func(i int) bool { return strings.Contains(fmt.Sprint(i), "99") }, false},
 		{`"commValueUserSpecific":{"value":["vip"],"compareCondition":5}`, func(i int) bool { return i%1000 == 3 }, true},
 		{`"commValueUserSpecific":{"value":["nobody"]}`, func(int) bool { return false }, true},
+		{`"commValueUserSpecific":{"value":["ip D"],"compareCondition":6}`, func(i int) bool { return i%1000 == 3 }, true},
 		// a blank value is found through the value index, as the folded
 		// value's null or empty string
 		{`"commValue":{"compareCondition":3}`, func(i int) bool { return i%1000 == 5 }, false},

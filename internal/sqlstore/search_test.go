@@ -437,6 +437,7 @@ func testSearchTrigramCandidates(t *testing.T, engine string) {
 	}
 	cases := []struct{ body, want string }{
 		{`"commValue":{"value":["mile@EXAMPLE"],"compareCondition":6}`, "One"},
+		{`"commValue":{"value":["ÉMILE@ex"],"compareCondition":6}`, "One"},
 		{`"commValue":{"value":["ÉMILE"],"compareCondition":5}`, "One"},
 		{`"commValue":{"value":["\"hi\" or"],"compareCondition":6}`, "Two"},
 		{`"commValue":{"value":["0199","xyz"],"compareCondition":6}`, "Three"},
