@@ -246,13 +246,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if a.DB.Dialect.Name == sqlstore.SQLite.Name {
-		mmap := cfg.App.SQLiteMmapSize
-		switch {
-		case mmap == 0:
-			mmap = sqlite.DefaultMmapSize
-		case mmap < 0:
-			mmap = 0
-		}
+		mmap := sqlite.MmapBytes(cfg.App.SQLiteMmapSize)
 		rep.Settings = append(rep.Settings, sqlstore.Setting{Name: "mmap_size", Value: strconv.FormatInt(mmap>>20, 10) + " MiB"})
 	}
 

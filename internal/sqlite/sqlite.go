@@ -54,6 +54,18 @@ const DefaultLockWait = 10 * time.Second
 // through a memory map".
 const DefaultMmapSize = 2147418112
 
+// MmapBytes is the memory map Options.MmapSize asks for, in bytes: 0 is
+// DefaultMmapSize, a negative size none.
+func MmapBytes(size int64) int64 {
+	switch {
+	case size == 0:
+		return DefaultMmapSize
+	case size < 0:
+		return 0
+	}
+	return size
+}
+
 // Synchronous modes (PRAGMA synchronous) Wayfarer accepts.
 const (
 	SynchronousFull   = "full"
@@ -78,13 +90,7 @@ func OpenWith(path string, o Options) (*sqlstore.DB, error) {
 	default:
 		return nil, fmt.Errorf("SQLite synchronous mode %q: must be %s or %s", o.Synchronous, SynchronousFull, SynchronousNormal)
 	}
-	mmap := o.MmapSize
-	switch {
-	case mmap == 0:
-		mmap = DefaultMmapSize
-	case mmap < 0:
-		mmap = 0
-	}
+	mmap := MmapBytes(o.MmapSize)
 	wait := o.LockWait
 	if wait <= 0 {
 		wait = DefaultLockWait
