@@ -105,6 +105,10 @@ var Queries = []Query{
 	// (search_distinct_domain.go).
 	{"n: distinct cardType (three types and none)", "admin",
 		`{"distinct":true,"includeCols":["cardType"],"rowCount":50}`},
+	// The same asked the natural way, the whole answer: every row was
+	// grouped (3.6 s at a million persons) until the walk answered it too.
+	{"n, whole answer: distinct cardType without rowCount", "admin",
+		`{"distinct":true,"includeCols":["cardType"]}`},
 	// A filter on a shown group joins it: SQLite started from every
 	// passing card and sorted them all (search.go, searchJoins).
 	{"o: cards expiring from today, cardType shown", "admin",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,8 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 		walk.BaseCriteria = b
 		return db.buildSearch(sc, &walk, opt)
 	}
-	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain, db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns, personSearchJoins(db.Dialect, c)))
+	domain := db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns, personSearchJoins(db.Dialect, c))
+	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain, scopedDomain(domain, sc, c.Columns))
 }
 
 // walkDistinct answers a page of distinct search c from a walk of its rows
@@ -82,18 +84,38 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 		budget = *n
 	}
 	limit := pageLimit(c)
-	if c.HasColumn("summaryCount") || limit == nil || c.StartingRow+*limit > budget {
+	if c.HasColumn("summaryCount") {
 		return nil, nil
 	}
-	need := c.StartingRow + *limit
+	need := int64(math.MaxInt64) // the whole answer
+	if limit != nil {
+		need = c.StartingRow + *limit
+	}
+	// A page past the budget cannot be told from the walk, unless the
+	// column's values are listed (domain): once the walk has met each of
+	// them it holds every distinct row, however many were asked. So the
+	// natural way to ask which values there are, a distinct search
+	// without rowCount, is walked too: `{"distinct":true,
+	// "includeCols":["cardType"]}` grouped every row first, 3.6 s at a
+	// million persons.
+	byDomain := need > budget
+	if byDomain && domain == nil {
+		return nil, nil
+	}
 	page := *c
 	page.Distinct, page.StartingRow, page.TopRows = false, 0, 0
 	// A first try reads a few times the page; the next ones twice the rows
-	// that the distinct rows found so far project, up to the budget.
+	// that the distinct rows found so far project, up to the budget. A
+	// walk that must meet the domain's values tries a tenth of the budget
+	// first (the values of a column of few are met early), then all of it.
 	found := int64(-1)
 	var values []any // domain's, once listed
 	var err error
-	for n := min(4*need+100, budget); ; {
+	first := budget / 10
+	if !byDomain {
+		first = 4*need + 100
+	}
+	for n := max(min(first, budget), 1); ; {
 		res := &wayfarer.SearchResult{Columns: c.Columns, Total: -1}
 		var records []any // each row's recNo, as a continuation holds it
 		sr := newSearchRows(c.Columns, nKeys, res)
@@ -128,11 +150,13 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 		// page either, and reading it would only add to the grouped
 		// statement's time.
 		more := int64(len(rows))
-		if n == budget || more == found || more*budget < 2*need*n {
+		if n == budget || more == found || !byDomain && more*budget < 2*need*n {
 			return nil, nil
 		}
 		found = more
-		n = min(budget, max(2*n, 2*need*n/max(found, 1)))
+		if n = budget; !byDomain {
+			n = min(budget, max(2*n, 2*need*n/max(found, 1)))
+		}
 	}
 }
 

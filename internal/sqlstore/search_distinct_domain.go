@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
@@ -41,6 +42,42 @@ var personDomainColumns = map[string]domainColumn{
 	"branchRecNo":         {"person", "p", "branch_id", false}, // person_search_branch
 	"advisorProfileRecNo": {"person", "p", "advisor_profile_id", false},
 	"birthdayMonth":       {"person", "p", "birthday_month", false},
+}
+
+// scopedDomain is domain, a person search's of cols, narrowed to the values
+// the caller's scope lets a row hold: an OnlyBranch caller sees its
+// branch's persons only, an OnlySelf caller its advisors' (buildSearch).
+// Without it the walk of an agent's distinct branchRecNo waited for the
+// other branches, which never come, and then grouped every row (0.43 s at
+// a million persons).
+func scopedDomain(domain distinctDomain, sc wayfarer.Scope, cols []wayfarer.SearchColumn) distinctDomain {
+	if domain == nil {
+		return nil
+	}
+	var keep []int64
+	switch name := cols[0].Name; {
+	case name == "branchRecNo" && sc.OnlyBranch:
+		if sc.BranchID != nil {
+			keep = []int64{*sc.BranchID}
+		}
+	case name == "advisorProfileRecNo" && sc.OnlySelf:
+		keep = sc.AdvisorIDs
+	default:
+		return domain
+	}
+	return func(ctx context.Context, handle *sql.DB) ([]any, error) {
+		values, err := domain(ctx, handle)
+		if err != nil || values == nil {
+			return values, err
+		}
+		seen := []any{} // none is an answer too
+		for _, v := range values {
+			if n, ok := v.(int64); ok && slices.Contains(keep, n) {
+				seen = append(seen, v)
+			}
+		}
+		return seen, nil
+	}
 }
 
 // maxDomainValues is the most values columnDomain lists: past them a walk

@@ -148,10 +148,21 @@ func TestSearchDistinctDomain(t *testing.T) {
 			firstColumnEachWalk(t, db, types, "[1 <nil> 2]", []int64{0, 1000}, search(types))
 			walked(types, "[1 <nil> 2]", 8, true) // 8 of 40 rows hold every value
 			walked(`{"distinct":true,"includeCols":["cardType"],"startingRow":1,"rowCount":5}`, "[<nil> 2]", 8, true)
+			// The whole answer, asked without rowCount (the store sees
+			// none, or the service's bound of rows: rowCount past the
+			// budget): the walk holds it once it met every value.
+			const allTypes = `{"distinct":true,"includeCols":["cardType"]}`
+			walked(allTypes, "[1 <nil> 2]", 8, true)
+			walked(`{"distinct":true,"includeCols":["cardType"],"rowCount":100001}`, "[1 <nil> 2]", 8, true)
+			walked(`{"distinct":true,"includeCols":["cardType"],"startingRow":1}`, "[<nil> 2]", 8, true)
+			// Not so a column without listed values: every row is grouped.
+			walked(`{"distinct":true,"includeCols":["lastName"],"startingRow":38}`, "[P38 P39]", 8, false)
 			// A type only the last person holds: the walk of 8 rows cannot
 			// tell, so every row is grouped.
 			w.insert(t, db, w.agency, []sqlstore.BulkPerson{{LastName: i64str("Zed"), Cards: []sqlstore.BulkCard{{Type: 3, Number: "L-Z"}}}})
 			walked(types, "[1 <nil> 2 3]", 8, false)
+			walked(allTypes, "[1 <nil> 2 3]", 8, false)
+			firstColumnEachWalk(t, db, allTypes, "[1 <nil> 2 3]", []int64{0}, search(allTypes))
 			firstColumnEachWalk(t, db, types, "[1 <nil> 2 3]", []int64{0, 1000}, search(types))
 			// A card filter joins the cards: its values only, and no row
 			// without a card.
@@ -163,6 +174,54 @@ func TestSearchDistinctDomain(t *testing.T) {
 			const months = `{"distinct":true,"includeCols":["birthdayMonth"],"rowCount":5}`
 			walked(months, "[3 <nil> 4]", 8, true)
 			firstColumnEachWalk(t, db, months, "[3 <nil> 4]", []int64{0}, search(months))
+		})
+	}
+}
+
+// TestSearchDistinctDomainScope: the values of the caller's own branch or
+// advisors are the only ones its rows can hold, so a walk that met them
+// answers (search_distinct_domain.go, scopedDomain), and one that did not
+// groups every row; an unscoped caller waits for every value.
+func TestSearchDistinctDomainScope(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			branches, profiles := w.ids(w.branches, w.agency), w.ids(w.profiles, w.agency)
+			// Every person in the first branch with the first advisor,
+			// but the last one: the second branch and advisor.
+			var ps []sqlstore.BulkPerson
+			for i := range 30 {
+				ps = append(ps, sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("P%02d", i)), BranchID: &branches[0], AdvisorID: &profiles[0]})
+			}
+			ps = append(ps, sqlstore.BulkPerson{LastName: i64str("Zed"), BranchID: &branches[1], AdvisorID: &profiles[1]})
+			w.insert(t, db, w.agency, ps)
+			ctx := context.Background()
+			check := func(sc wayfarer.Scope, body, want string, byWalk bool) {
+				t.Helper()
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				search := func() (*wayfarer.SearchResult, error) { return db.SearchPersons(ctx, sc, c) }
+				firstColumnEachWalk(t, db, body, want, []int64{0}, search) // grouped: the reference answer
+				before := sqlstore.DistinctWalkedForTest(db)
+				firstColumnEachWalk(t, db, body, want, []int64{8}, search)
+				if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
+					t.Errorf("%+v %s, walking 8 rows: answered by the walk %v, want %v", sc, body, got, byWalk)
+				}
+			}
+			all := wayfarer.Scope{AgencyID: w.agency}
+			branch := wayfarer.Scope{AgencyID: w.agency, OnlyBranch: true, BranchID: &branches[0]}
+			other := wayfarer.Scope{AgencyID: w.agency, OnlyBranch: true, BranchID: &branches[1]}
+			self := wayfarer.Scope{AgencyID: w.agency, OnlySelf: true, AdvisorIDs: []int64{profiles[0]}}
+			const byBranch = `{"distinct":true,"includeCols":["branchRecNo"]}`
+			const byAdvisor = `{"distinct":true,"includeCols":["advisorProfileRecNo"]}`
+			check(all, byBranch, fmt.Sprint([]int64{branches[0], branches[1]}), false)
+			check(branch, byBranch, fmt.Sprint([]int64{branches[0]}), true)
+			check(other, byBranch, fmt.Sprint([]int64{branches[1]}), true)
+			check(self, byAdvisor, fmt.Sprint([]int64{profiles[0]}), true)
+			check(self, byBranch, fmt.Sprint([]int64{branches[0]}), false)
 		})
 	}
 }
