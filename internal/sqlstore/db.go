@@ -54,6 +54,8 @@ type DB struct {
 	commListLimit atomic.Pointer[int]
 	// walkSeen, when set, hears how each bounded walk ended (tests).
 	walkSeen atomic.Pointer[func(WalkOutcome)]
+	// scopes keeps the sizes of the callers' scopes (search_scope.go).
+	scopes scopeSizes
 }
 
 // New wraps an open primary. migrations holds the engine's goose files.

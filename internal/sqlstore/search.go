@@ -6,13 +6,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
 )
 
-// searchWhere is every condition on the persons: agency, scope, filters.
+// searchWhere is every condition on the persons: agency, scope (next to
+// it: buildSearch), filters.
 func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt searchOptions) []Expr {
 	w := append([]Expr{E("p.agency_id = ?", sc.AgencyID)}, scopeConds(sc, "p.branch_id", "p.advisor_profile_id")...)
 	w = append(w, NumCond("p.rec_no", c.RecNo))
@@ -187,7 +189,19 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		Joins:   searchJoins(d, c, opt),
 		Where:   searchWhere(d, sc, c, opt),
 	}
-	return pagedQuery(d, base, searchOrder(d, c), personKeys, orderKey, &c.BaseCriteria, opt.keys, opt.after)
+	q := pagedQuery(d, base, searchOrder(d, c), personKeys, orderKey, &c.BaseCriteria, opt.keys, opt.after)
+	if f, n := scopeFilter(sc); n > 0 && opt.scopeSized && !c.Distinct {
+		// The rows in order test the scope in the form its size chose
+		// (search_scope.go); the count keeps the engine's choice.
+		form := f.where(d, sc.AgencyID, opt)
+		if !opt.few[scopeFilterKey] {
+			// Each condition apart, its column unindexed: +(a AND b) as
+			// one value took an agent's offsets a fifth longer.
+			form = And(scopeConds(sc, "+p.branch_id", "+p.advisor_profile_id")...)
+		}
+		q.rows.Where = slices.Concat(q.rows.Where[:1], []Expr{form}, q.rows.Where[1+n:])
+	}
+	return q
 }
 
 // personKeys is how many of searchOrder's keys name the row's person: the

@@ -57,6 +57,10 @@ type searchOptions struct {
 	// sized up by listing its matches (scanComms): few, they are
 	// commCandidates; else it is common, and not sized up again.
 	commScanned bool
+	// scopeSized: the caller's scope was sized up (SQLite,
+	// search_scope.go): the rows statement tests it in the form chosen
+	// (few[scopeFilterKey]).
+	scopeSized bool
 }
 
 // fromComms is opt with the commValue filter in the IN form: the search
@@ -296,6 +300,9 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 			return opt, err
 		}
 		opt.commCandidates, opt.commScanned = candidates, true
+	}
+	if err := db.sizeScope(ctx, handle, sc, &opt); err != nil {
+		return opt, err
 	}
 	if db.Dialect.probeChildren {
 		probed := childFilters(db.Dialect, sc, c, opt)

@@ -50,7 +50,13 @@ func planAndRecNos(t *testing.T, db *sqlstore.DB, w *world, filter string) (stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := db.SearchPersons(ctx, sc, c)
+	return strings.Join(plan, "; "), searchRecNos(t, db, sc, c)
+}
+
+// searchRecNos is the recNos of search c's rows (recNo its first column).
+func searchRecNos(t *testing.T, db *sqlstore.DB, sc wayfarer.Scope, c *wayfarer.SearchCriteria) []int64 {
+	t.Helper()
+	res, err := db.SearchPersons(context.Background(), sc, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +64,7 @@ func planAndRecNos(t *testing.T, db *sqlstore.DB, w *world, filter string) (stri
 	for _, r := range res.Rows {
 		recNos = append(recNos, r[0].(int64))
 	}
-	return strings.Join(plan, "; "), recNos
+	return recNos
 }
 
 // firstPassing is the recNos of the first 50 persons of ps passing pass.
@@ -237,6 +243,62 @@ func TestSearchShownGroupFilterForms(t *testing.T) {
 		if walks := strings.Contains(plan[0], "person_search_name"); walks != tc.walks {
 			t.Errorf("%s: plan %q: walks the name index %v, want %v", tc.filter, plan, walks, tc.walks)
 		}
+		got := searchRecNos(t, db, sc, c)
+		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", tc.filter, got, want)
+		}
+	}
+}
+
+// TestSearchScopeForms: the caller's scope is sized up as a person filter
+// is (search_scope.go): an agent whose advisor holds most persons walks
+// them in name order, testing the scope from the name index, even for one
+// row (SQLite sorted every person of the advisor for it: 0.3 s at a
+// million); an agent whose advisor holds a few starts from them and sorts
+// them (it walked the whole name index for a page of 50: 0.1 s at a
+// million). The rows are the same either way (the model test draws both
+// forms).
+func TestSearchScopeForms(t *testing.T) {
+	var advisors []int64
+	db, w, ps := formsWorld(t, func(w *world, i int) sqlstore.BulkPerson {
+		advisors = w.ids(w.profiles, w.agency)[:2]
+		branch := w.ids(w.branches, w.agency)[0]
+		advisor := &advisors[0]
+		if i%400 == 7 { // ten persons
+			advisor = &advisors[1]
+		}
+		return sqlstore.BulkPerson{AdvisorID: advisor, BranchID: &branch}
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		advisor  int64
+		body     string
+		form     string // in the statement
+		sorted   bool   // the plan sorts (starts from the few)
+		pass     func(i int) bool
+		rowCount int
+	}{
+		{advisors[0], `{"includeCols":["recNo"],"rowCount":1}`, "+p.advisor_profile_id = ?", false, func(i int) bool { return i%400 != 7 }, 1},
+		{advisors[0], `{"includeCols":["recNo"],"rowCount":50}`, "+p.advisor_profile_id = ?", false, func(i int) bool { return i%400 != 7 }, 50},
+		{advisors[1], `{"includeCols":["recNo"],"rowCount":50}`, "p.rec_no IN (SELECT fp.rec_no FROM person fp", true, func(i int) bool { return i%400 == 7 }, 50},
+		{advisors[1], `{"includeCols":["recNo"],"rowCount":1}`, "p.rec_no IN (SELECT fp.rec_no FROM person fp", true, func(i int) bool { return i%400 == 7 }, 1},
+	} {
+		sc := wayfarer.Scope{AgencyID: w.agency, OnlySelf: true, AdvisorIDs: []int64{tc.advisor}, OnlyBranch: true, BranchID: &w.ids(w.branches, w.agency)[0]}
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		query, _, err := sqlstore.SearchSQLForTest(ctx, db, sc, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := sqlstore.ExplainSearchForTest(ctx, db, sc, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(query, tc.form) || strings.Contains(strings.Join(plan, "; "), "TEMP B-TREE") != tc.sorted {
+			t.Errorf("advisor %d %s: %s\nplan %v, want %q, sorted %v", tc.advisor, tc.body, query, plan, tc.form, tc.sorted)
+		}
 		res, err := db.SearchPersons(ctx, sc, c)
 		if err != nil {
 			t.Fatal(err)
@@ -245,8 +307,8 @@ func TestSearchShownGroupFilterForms(t *testing.T) {
 		for _, r := range res.Rows {
 			got = append(got, r[0].(int64))
 		}
-		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want) {
-			t.Errorf("%s: %v, want %v", tc.filter, got, want)
+		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want[:min(tc.rowCount, len(want))]) {
+			t.Errorf("advisor %d %s: %v, want %v", tc.advisor, tc.body, got, want)
 		}
 	}
 }
