@@ -196,8 +196,17 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		form := f.where(d, sc.AgencyID, opt)
 		if !opt.few[scopeFilterKey] {
 			// Each condition apart, its column unindexed: +(a AND b) as
-			// one value took an agent's offsets a fifth longer.
-			form = And(scopeConds(sc, "+p.branch_id", "+p.advisor_profile_id")...)
+			// one value took an agent's offsets a fifth longer. An advisor
+			// filter narrows the scope's advisors to those it names, as
+			// SQLite itself did from the plain conditions: one outside
+			// them passes nobody at once instead of at the walk's end.
+			walked := sc
+			if c.AdvisorProfileRecNo.Cond == wayfarer.NumEqual {
+				walked.AdvisorIDs = slices.DeleteFunc(slices.Clone(sc.AdvisorIDs), func(id int64) bool {
+					return !slices.Contains(c.AdvisorProfileRecNo.Values, id)
+				})
+			}
+			form = And(scopeConds(walked, "+p.branch_id", "+p.advisor_profile_id")...)
 		}
 		q.rows.Where = slices.Concat(q.rows.Where[:1], []Expr{form}, q.rows.Where[1+n:])
 	}

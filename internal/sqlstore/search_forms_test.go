@@ -282,6 +282,12 @@ func TestSearchScopeForms(t *testing.T) {
 		{advisors[0], `{"includeCols":["recNo"],"rowCount":50}`, "+p.advisor_profile_id = ?", false, func(i int) bool { return i%400 != 7 }, 50},
 		{advisors[1], `{"includeCols":["recNo"],"rowCount":50}`, "p.rec_no IN (SELECT fp.rec_no FROM person fp", true, func(i int) bool { return i%400 == 7 }, 50},
 		{advisors[1], `{"includeCols":["recNo"],"rowCount":1}`, "p.rec_no IN (SELECT fp.rec_no FROM person fp", true, func(i int) bool { return i%400 == 7 }, 1},
+		// An advisor filter narrows the walked scope: another advisor's
+		// passes nobody at once, not at the end of the walk.
+		{advisors[0], fmt.Sprintf(`{"includeCols":["recNo"],"AdvisorProfileRecNo":{"value":[%d]},"rowCount":50}`, advisors[1]),
+			"AND (1 = 0 AND +p.branch_id = ?)", true, func(int) bool { return false }, 50}, // the filter, ten persons: its IN form
+		{advisors[0], fmt.Sprintf(`{"includeCols":["recNo"],"AdvisorProfileRecNo":{"value":[%d,%d]},"rowCount":50}`, advisors[0], advisors[1]),
+			"+p.advisor_profile_id = ?", false, func(i int) bool { return i%400 != 7 }, 50},
 	} {
 		sc := wayfarer.Scope{AgencyID: w.agency, OnlySelf: true, AdvisorIDs: []int64{tc.advisor}, OnlyBranch: true, BranchID: &w.ids(w.branches, w.agency)[0]}
 		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(tc.body))
