@@ -125,6 +125,21 @@ func TestSearchBoundedWalk(t *testing.T) {
 			// "oung") found more than the limit; SQLite sized the filter up
 			// as before.
 			check(body("oung", `,"rowCount":5`), 0, sqlstore.WalkAll, 5)
+			// A fragment of two letters, which no trigram index serves:
+			// PostgreSQL walks it bounded too (planned for a small page,
+			// it walked every person for one nobody has, past the 5 s
+			// limit at a million); SQLite lists its matches first.
+			for _, fragment := range []string{"ng", "qz"} {
+				b := body(fragment, `,"rowCount":5`)
+				got, seen := search(b, "", 0)
+				wantSeen := []sqlstore.WalkOutcome{sqlstore.WalkAll}
+				if engine == "sqlite" {
+					wantSeen = nil
+				}
+				if !slices.Equal(seen, wantSeen) || !reflect.DeepEqual(got, want(b)) {
+					t.Errorf("%s: the walk ended %v, want %v; rows %+v, want %+v", b, seen, wantSeen, got, want(b))
+				}
+			}
 
 			// Continued page by page, each page walking from the last.
 			for _, tc := range []struct {
