@@ -49,6 +49,9 @@ type DB struct {
 	// distinctWalked counts the distinct searches a walk answered (tests:
 	// which way a search went, where both give the same rows).
 	distinctWalked atomic.Int64
+	// distinctRead counts the rows distinct searches' walks read (tests:
+	// how far a walk went before it answered).
+	distinctRead atomic.Int64
 	// commListLimit overrides the package's commListLimit when set (tests:
 	// a walk that fell short with too many matches to start from).
 	commListLimit atomic.Pointer[int]

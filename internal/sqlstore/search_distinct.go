@@ -127,6 +127,7 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 		if err = db.readSearch(ctx, handle, what, plain(page), c, sr); err != nil {
 			return nil, err
 		}
+		db.distinctRead.Add(int64(len(res.Rows)))
 		all := int64(len(res.Rows)) < n
 		if !all && domain != nil {
 			if values == nil {
@@ -154,7 +155,9 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 			return nil, nil
 		}
 		found = more
-		if n = budget; !byDomain {
+		if byDomain {
+			n = budget
+		} else {
 			n = min(budget, max(2*n, 2*need*n/max(found, 1)))
 		}
 	}

@@ -42,6 +42,10 @@ func SetDistinctWalkForTest(db *DB, n int64) (restore func()) {
 // their rows answered (the others grouped them all).
 func DistinctWalkedForTest(db *DB) int64 { return db.distinctWalked.Load() }
 
+// DistinctReadForTest is how many rows the walks of db's distinct searches
+// read.
+func DistinctReadForTest(db *DB) int64 { return db.distinctRead.Load() }
+
 // SetTrigramLimitForTest moves, for db only, the most trigram candidates a
 // search starts from.
 func SetTrigramLimitForTest(db *DB, n int) (restore func()) {
