@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -190,25 +189,8 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		Where:   searchWhere(d, sc, c, opt),
 	}
 	q := pagedQuery(d, base, searchOrder(d, c), personKeys, orderKey, &c.BaseCriteria, opt.keys, opt.after)
-	if f, n := scopeFilter(sc); n > 0 && opt.scopeSized && !c.Distinct {
-		// The rows in order test the scope in the form its size chose
-		// (search_scope.go); the count keeps the engine's choice.
-		form := f.where(d, sc.AgencyID, opt)
-		if !opt.few[scopeFilterKey] {
-			// Each condition apart, its column unindexed: +(a AND b) as
-			// one value took an agent's offsets a fifth longer. An advisor
-			// filter narrows the scope's advisors to those it names, as
-			// SQLite itself did from the plain conditions: one outside
-			// them passes nobody at once instead of at the walk's end.
-			walked := sc
-			if c.AdvisorProfileRecNo.Cond == wayfarer.NumEqual {
-				walked.AdvisorIDs = slices.DeleteFunc(slices.Clone(sc.AdvisorIDs), func(id int64) bool {
-					return !slices.Contains(c.AdvisorProfileRecNo.Values, id)
-				})
-			}
-			form = And(scopeConds(walked, "+p.branch_id", "+p.advisor_profile_id")...)
-		}
-		q.rows.Where = slices.Concat(q.rows.Where[:1], []Expr{form}, q.rows.Where[1+n:])
+	if opt.scopeSized && !c.Distinct { // the count keeps the engine's choice
+		q.rows.Where = sizedScope(d, sc, c, opt, q.rows.Where)
 	}
 	return q
 }
