@@ -69,6 +69,10 @@ var Queries = []Query{
 		`{"commValue":{"value":["jensen"],"compareCondition":6},"includeCols":["recNo","name"],"rowCount":50}`},
 	{"d: deep page, startingRow 100000", "admin",
 		`{"includeCols":["recNo","name"],"startingRow":100000,"rowCount":50}`},
+	// A row per card: every skipped row read its card until the deep page
+	// form skipped child rows on their keys too (search_deep.go).
+	{"d, card rows: a row per card, startingRow 100000", "admin",
+		`{"includeCols":["recNo","name","cardType","cardNumber"],"startingRow":100000,"rowCount":50}`},
 	{ContinuedQuery, "admin", continuedBody},
 	{LoadQuery, "admin", ""},
 	{"g: tag VIP with value gold", "admin",

@@ -177,6 +177,8 @@ type Dialect struct {
 	// over HTTP). A column whose lower() only an index holds keeps it (a
 	// tag value read from person_tag_search_value: 29 → 125 ms as is).
 	likeAsIs map[string]bool
+	// sameAs compares two values, equal where both are null too.
+	sameAs string
 	// engineSettings selects (name, value) rows of the engine's version
 	// and of the settings that move measurements (EngineSettings).
 	engineSettings string
@@ -187,6 +189,7 @@ var (
 		chr: "char", padID: "printf('%%019d', %s)",
 		trueLit: "1", falseLit: "0", probeTrigrams: true, probeChildren: true, rowValueSeek: true, perPersonExists: " LIMIT 1", linkedIn: true,
 		orderedJoin:  "CROSS JOIN",
+		sameAs:       " IS ",
 		candidateIDs: "SELECT value FROM json_each(?)",
 		foldKeys:     map[string]string{"p.last_name": "p.last_name_key", "p.first_name": "p.first_name_key"},
 		bulkBegin:    "PRAGMA cache_size = -65536; PRAGMA mmap_size = 0", bulkBuild: "PRAGMA cache_size = -32768", bulkAnalyze: "ANALYZE; " + sqliteDropHistograms,
@@ -205,7 +208,7 @@ var (
 		localSettings:   pgLocalSettings, copyFrom: pgCopyFrom, rowValueSeek: true,
 		searchPlans: pgSearchPlans, searchPlansValue: "force_custom_plan", genericPlansValue: "force_generic_plan",
 		subplansAfter: 4, lockRevocations: "LOCK TABLE session_revocation IN EXCLUSIVE MODE", waitNotification: pgWaitNotification,
-		engineSettings: pgEngineSettings}
+		engineSettings: pgEngineSettings, sameAs: " IS NOT DISTINCT FROM "}
 )
 
 // pgPlanSettings: how PostgreSQL plans a request's statements, for its

@@ -136,10 +136,14 @@ func searchJoins(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []Exp
 // recNo, then the shown children by recNo. Nulls sort first on both engines
 // (ascending order's default on SQLite), so the ORDER BY adds NullsFirst to
 // every key but recNo, which is never null and matches the indexes as is.
+// A card's recNo is read from its link (pcl.card_id, equal to c.rec_no on
+// every row): the link's key holds it in order within a person, so SQLite
+// orders a person's cards without a sort of its own, and a deep page skips
+// its rows without reading a card (search_deep.go).
 func searchOrder(d Dialect, c *wayfarer.SearchCriteria) []string {
 	keys := []string{d.Fold("p.last_name"), d.Fold("p.first_name"), "p.rec_no"}
 	if c.ShowsGroup(wayfarer.GroupCard) {
-		keys = append(keys, "c.rec_no")
+		keys = append(keys, "pcl.card_id")
 	}
 	if c.ShowsGroup(wayfarer.GroupTag) {
 		keys = append(keys, "pt.rec_no")
@@ -322,7 +326,7 @@ func (db *DB) searchStatement(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt
 		q.rows.Where = append(append([]Expr{}, q.rows.Where...), E(searchOrder(db.Dialect, c)[0]+" <= ?", opt.walkTo))
 	}
 	if db.deepPage(c, q.rows) {
-		q.rows = deepPageRows(q.rows)
+		q.rows = deepPageRows(db.Dialect, q.rows, searchOrder(db.Dialect, c)[personKeys:])
 	}
 	return q
 }

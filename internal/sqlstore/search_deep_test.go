@@ -17,8 +17,9 @@ import (
 // TestSearchDeepPage: a page that skips its offset on the persons' keys
 // alone (the deep page form, search_deep.go) answers what the plain
 // statement answers: every column of the person search, a filter, a
-// count, the continuation it hands on; a search whose rows are children
-// (a group shown) or distinct keeps the plain statement.
+// count, the continuation it hands on, and so do rows of a child group
+// (the page's rows picked among their persons' children); a distinct
+// search keeps the plain statement.
 func TestSearchDeepPage(t *testing.T) {
 	for _, engine := range testserver.Engines() {
 		t.Run(engine, func(t *testing.T) {
@@ -73,13 +74,24 @@ func TestSearchDeepPage(t *testing.T) {
 				{`{"lastName":{"value":["B"],"compareCondition":5},"includeCols":["recNo","name","primaryEmail","tags","birthdayYear"],"startingRow":3,"rowCount":10}`, true},
 				{`{"includeCols":["recNo","name"],"startingRow":3}`, false}, // no page size: the rest of the rows
 				{`{"includeCols":["recNo","name"],"startingRow":2000,"rowCount":5}`, true},
-				{`{"includeCols":["recNo","name","cardNumber"],"startingRow":50,"rowCount":20}`, false},
+				// A child group's rows: skipped on the persons' and the
+				// children's keys, the page's rows picked among their
+				// persons' children (one group, two, three; a person
+				// without any; a child filter; a lookup of a child).
+				{`{"includeCols":["recNo","name","cardRecNo","cardNumber","cardType"],"startingRow":50,"rowCount":20}`, true},
+				{`{"includeCols":["recNo","cardType","tagName","tagValue"],"startingRow":37,"rowCount":30}`, true},
+				{`{"includeCols":["name","cardRecNo","tagRecNo","actionRecNo","actionItemAssignedToAppUserId","branchRecName"],"startingRow":11,"rowCount":50}`, true},
+				{`{"cardType":[1],"includeCols":["recNo","cardNumber","cardExpDate"],"startingRow":20,"rowCount":15}`, true},
+				{`{"actionItemCompleted":false,"includeCols":["recNo","actionRecNo","actionItemDescription","summaryCount"],"startingRow":5,"rowCount":10}`, true},
 				{`{"includeCols":["lastName"],"distinct":true,"startingRow":5,"rowCount":20}`, false},
 			} {
 				deep, took := search(tc.body, "", 1)
 				plain, plainTook := search(tc.body, "", never)
 				if took != tc.deep || plainTook {
 					t.Errorf("%s: deep page form %v (want %v), without it %v", tc.body, took, tc.deep, plainTook)
+				}
+				if len(plain.Rows) == 0 && !strings.Contains(tc.body, `"startingRow":2000`) { // that one: past the seeded persons
+					t.Fatalf("%s: no rows to compare", tc.body)
 				}
 				if !reflect.DeepEqual(deep, plain) {
 					t.Fatalf("%s:\ndeep  %+v\nplain %+v", tc.body, deep, plain)
@@ -111,6 +123,18 @@ func TestSearchDeepPage(t *testing.T) {
 			offset, _ := search(`{"includeCols":["recNo","name"],"startingRow":525,"rowCount":25}`, "", never)
 			if !reflect.DeepEqual(next.Rows, offset.Rows) || len(next.Rows) == 0 {
 				t.Fatalf("after a deep page:\ncontinued %+v\noffset    %+v", next.Rows, offset.Rows)
+			}
+			// And so does a deep page of card rows, whose last row's keys
+			// include its card's.
+			cards := `"includeCols":["recNo","cardRecNo","cardType"]`
+			page, _ = search(`{`+cards+`,"startingRow":300,"rowCount":25}`, "", 1)
+			if page.Continuation == "" || len(page.Rows) != 25 {
+				t.Fatalf("a full deep page of cards: %d rows, continuation %q", len(page.Rows), page.Continuation)
+			}
+			next, _ = search(`{`+cards+`,"rowCount":25}`, page.Continuation, 1)
+			offset, _ = search(`{`+cards+`,"startingRow":325,"rowCount":25}`, "", never)
+			if !reflect.DeepEqual(next.Rows, offset.Rows) || len(next.Rows) == 0 {
+				t.Fatalf("after a deep page of cards:\ncontinued %+v\noffset    %+v", next.Rows, offset.Rows)
 			}
 		})
 	}
