@@ -43,8 +43,8 @@ var activityTable = &flatTable{
 	},
 	Trigrams: map[string]string{"subject": activityTrigramTable},
 	Domains: map[string]domainColumn{
-		"type":          {"activity", "a", "type", false},        // activity_type
-		"appUser_recNo": {"activity", "a", "app_user_id", false}, // activity_user_date
+		"type":          {"activity", "a", "type", false, nil},        // activity_type
+		"appUser_recNo": {"activity", "a", "app_user_id", false, nil}, // activity_user_date
 	},
 	Filters: map[string]func(d Dialect, f wayfarer.SearchFilter) Expr{
 		wayfarer.ActivityFilterCompleted: func(_ Dialect, f wayfarer.SearchFilter) Expr {

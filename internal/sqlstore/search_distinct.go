@@ -63,8 +63,11 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 		walk.BaseCriteria = b
 		return db.buildSearch(sc, &walk, opt)
 	}
-	domain := db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns, personSearchJoins(db.Dialect, c))
-	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain, scopedDomain(domain, sc, c.Columns))
+	domain := db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns, personSearchJoins(db.Dialect, c), scopedIDs(sc))
+	if domain != nil && c.SkipLookup && c.Columns[0].Lookup {
+		domain = skippedLookup
+	}
+	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain, domain)
 }
 
 // walkDistinct answers a page of distinct search c from a walk of its rows

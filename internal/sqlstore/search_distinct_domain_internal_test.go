@@ -1,6 +1,12 @@
 package sqlstore
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wayfarerhq/wayfarer/internal/wayfarer"
+)
 
 // TestDomainColumnsAreTheSearchColumns: each column whose values
 // columnDomain lists is the very column the search selects for it, so the
@@ -9,7 +15,19 @@ import "testing"
 func TestDomainColumnsAreTheSearchColumns(t *testing.T) {
 	for _, d := range []Dialect{SQLite, Postgres} {
 		for name, dc := range personDomainColumns {
-			if got, want := searchColumnSQL(d, name), dc.alias+"."+dc.column; got != want {
+			want := dc.alias + "." + dc.column
+			if dc.lookup != nil {
+				want = dc.lookup.alias + "." + dc.lookup.column
+				// and the search's join of the lookup is on the column
+				on := "JOIN " + dc.lookup.table + " " + dc.lookup.alias + " ON " + dc.lookup.alias + ".agency_id = " + dc.alias + ".agency_id AND " +
+					dc.lookup.alias + ".rec_no = " + dc.alias + "." + dc.column
+				col, _ := wayfarer.LookupSearchColumn(name)
+				c := &wayfarer.SearchCriteria{BaseCriteria: wayfarer.BaseCriteria{Columns: []wayfarer.SearchColumn{col}}}
+				if joins := fmt.Sprint(searchJoins(d, c, searchOptions{})); !strings.Contains(joins, on) {
+					t.Errorf("%s, person search %s: joins %s, lists %s", d.Name, name, joins, on)
+				}
+			}
+			if got := searchColumnSQL(d, name); got != want {
 				t.Errorf("%s, person search %s: selects %s, lists %s", d.Name, name, got, want)
 			}
 		}

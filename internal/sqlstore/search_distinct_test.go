@@ -213,7 +213,7 @@ func TestSearchDistinctDomain(t *testing.T) {
 
 // TestSearchDistinctDomainScope: the values of the caller's own branch or
 // advisors are the only ones its rows can hold, so a walk that met them
-// answers (search_distinct_domain.go, scopedDomain), and one that did not
+// answers (search_distinct_domain.go, scopedIDs), and one that did not
 // groups every row; an unscoped caller waits for every value.
 func TestSearchDistinctDomainScope(t *testing.T) {
 	for _, engine := range searchEngines() {
@@ -255,6 +255,73 @@ func TestSearchDistinctDomainScope(t *testing.T) {
 			check(other, byBranch, fmt.Sprint([]int64{branches[1]}), true)
 			check(self, byAdvisor, fmt.Sprint([]int64{profiles[0]}), true)
 			check(self, byBranch, fmt.Sprint([]int64{branches[0]}), false)
+		})
+	}
+}
+
+// TestSearchDistinctDomainLookups: a lookup column (a branch's, advisor's
+// or user's name) lists the names of the values its column takes, so a
+// walk that met them answers; the caller's scope narrows them as it does
+// the recNos; skipLookup leaves only null.
+func TestSearchDistinctDomainLookups(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			branches, profiles, users := w.ids(w.branches, w.agency), w.ids(w.profiles, w.agency), w.ids(w.users, w.agency)
+			// Nob has no branch, advisor or action item; P03 and Zed are
+			// in the second branch with the second advisor, P05 and Zed
+			// have the second user's action item; the rest the firsts.
+			ps := []sqlstore.BulkPerson{{LastName: i64str("Nob")}}
+			for i := range 30 {
+				b, a, u := branches[0], profiles[0], users[0]
+				if i == 3 {
+					b, a = branches[1], profiles[1]
+				}
+				if i == 5 {
+					u = users[1]
+				}
+				ps = append(ps, sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("P%02d", i)), BranchID: &b, AdvisorID: &a,
+					ActionItems: []sqlstore.BulkActionItem{{Description: i64str("call"), AppUserID: &u}}})
+			}
+			ps = append(ps, sqlstore.BulkPerson{LastName: i64str("Zed"), BranchID: &branches[1], AdvisorID: &profiles[1],
+				ActionItems: []sqlstore.BulkActionItem{{Description: i64str("call"), AppUserID: &users[1]}}})
+			w.insert(t, db, w.agency, ps)
+			ctx := context.Background()
+			check := func(sc wayfarer.Scope, body, want string, byWalk bool) {
+				t.Helper()
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				search := func() (*wayfarer.SearchResult, error) { return db.SearchPersons(ctx, sc, c) }
+				firstColumnEachWalk(t, db, body, want, []int64{0}, search) // grouped: the reference answer
+				before := sqlstore.DistinctWalkedForTest(db)
+				firstColumnEachWalk(t, db, body, want, []int64{8}, search)
+				if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
+					t.Errorf("%+v %s, walking 8 rows: answered by the walk %v, want %v", sc, body, got, byWalk)
+				}
+			}
+			all := wayfarer.Scope{AgencyID: w.agency}
+			branch := wayfarer.Scope{AgencyID: w.agency, OnlyBranch: true, BranchID: &branches[0]}
+			self := wayfarer.Scope{AgencyID: w.agency, OnlySelf: true, AdvisorIDs: []int64{profiles[0]}}
+			name := func(m map[int64]string, id int64) string { return m[id] }
+			const byBranch = `{"distinct":true,"includeCols":["branchRecName"]}`
+			const byUser = `{"distinct":true,"includeCols":["actionItemAssignedToAppUserId"]}`
+			check(all, byBranch, fmt.Sprint([]any{nil, name(w.branches, branches[0]), name(w.branches, branches[1])}), true)
+			check(all, `{"distinct":true,"includeCols":["advisorProfileName"]}`,
+				fmt.Sprint([]any{nil, name(w.profiles, profiles[0]), name(w.profiles, profiles[1])}), true)
+			check(branch, byBranch, fmt.Sprint([]string{name(w.branches, branches[0])}), true)
+			check(self, `{"distinct":true,"includeCols":["advisorProfileName"]}`, fmt.Sprint([]string{name(w.profiles, profiles[0])}), true)
+			// The branches' names of an OnlySelf caller are not narrowed:
+			// the second branch's never comes, so every row is grouped.
+			check(self, byBranch, fmt.Sprint([]string{name(w.branches, branches[0])}), false)
+			check(all, byUser, fmt.Sprint([]any{nil, name(w.users, users[0]), name(w.users, users[1])}), true)
+			check(all, `{"distinct":true,"includeCols":["actionItemAssignedToAppUserRecNo"]}`, fmt.Sprint([]any{nil, users[0], users[1]}), true)
+			// An action item filter joins the action items: no row without.
+			check(all, `{"distinct":true,"includeCols":["actionItemAssignedToAppUserId"],"actionItemCompleted":false}`,
+				fmt.Sprint([]string{name(w.users, users[0]), name(w.users, users[1])}), true)
+			check(all, `{"distinct":true,"includeCols":["branchRecName"],"skipLookup":true}`, "[<nil>]", true)
 		})
 	}
 }
