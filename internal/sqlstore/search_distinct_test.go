@@ -211,6 +211,24 @@ func TestSearchDistinctDomain(t *testing.T) {
 	}
 }
 
+// checkWalkOf8 runs person search body in scope sc grouped and walking 8
+// rows, checks the first column of both answers against want, and whether
+// the walk answered.
+func checkWalkOf8(t *testing.T, db *sqlstore.DB, sc wayfarer.Scope, body, want string, byWalk bool) {
+	t.Helper()
+	c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func() (*wayfarer.SearchResult, error) { return db.SearchPersons(context.Background(), sc, c) }
+	firstColumnEachWalk(t, db, body, want, []int64{0}, search) // grouped: the reference answer
+	before := sqlstore.DistinctWalkedForTest(db)
+	firstColumnEachWalk(t, db, body, want, []int64{8}, search)
+	if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
+		t.Errorf("%+v %s, walking 8 rows: answered by the walk %v, want %v", sc, body, got, byWalk)
+	}
+}
+
 // TestSearchDistinctDomainScope: the values of the caller's own branch or
 // advisors are the only ones its rows can hold, so a walk that met them
 // answers (search_distinct_domain.go, scopedIDs), and one that did not
@@ -229,20 +247,9 @@ func TestSearchDistinctDomainScope(t *testing.T) {
 			}
 			ps = append(ps, sqlstore.BulkPerson{LastName: i64str("Zed"), BranchID: &branches[1], AdvisorID: &profiles[1]})
 			w.insert(t, db, w.agency, ps)
-			ctx := context.Background()
 			check := func(sc wayfarer.Scope, body, want string, byWalk bool) {
 				t.Helper()
-				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				search := func() (*wayfarer.SearchResult, error) { return db.SearchPersons(ctx, sc, c) }
-				firstColumnEachWalk(t, db, body, want, []int64{0}, search) // grouped: the reference answer
-				before := sqlstore.DistinctWalkedForTest(db)
-				firstColumnEachWalk(t, db, body, want, []int64{8}, search)
-				if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
-					t.Errorf("%+v %s, walking 8 rows: answered by the walk %v, want %v", sc, body, got, byWalk)
-				}
+				checkWalkOf8(t, db, sc, body, want, byWalk)
 			}
 			all := wayfarer.Scope{AgencyID: w.agency}
 			branch := wayfarer.Scope{AgencyID: w.agency, OnlyBranch: true, BranchID: &branches[0]}
@@ -287,20 +294,9 @@ func TestSearchDistinctDomainLookups(t *testing.T) {
 			ps = append(ps, sqlstore.BulkPerson{LastName: i64str("Zed"), BranchID: &branches[1], AdvisorID: &profiles[1],
 				ActionItems: []sqlstore.BulkActionItem{{Description: i64str("call"), AppUserID: &users[1]}}})
 			w.insert(t, db, w.agency, ps)
-			ctx := context.Background()
 			check := func(sc wayfarer.Scope, body, want string, byWalk bool) {
 				t.Helper()
-				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				search := func() (*wayfarer.SearchResult, error) { return db.SearchPersons(ctx, sc, c) }
-				firstColumnEachWalk(t, db, body, want, []int64{0}, search) // grouped: the reference answer
-				before := sqlstore.DistinctWalkedForTest(db)
-				firstColumnEachWalk(t, db, body, want, []int64{8}, search)
-				if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
-					t.Errorf("%+v %s, walking 8 rows: answered by the walk %v, want %v", sc, body, got, byWalk)
-				}
+				checkWalkOf8(t, db, sc, body, want, byWalk)
 			}
 			all := wayfarer.Scope{AgencyID: w.agency}
 			branch := wayfarer.Scope{AgencyID: w.agency, OnlyBranch: true, BranchID: &branches[0]}
