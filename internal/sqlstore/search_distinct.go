@@ -63,10 +63,8 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 		walk.BaseCriteria = b
 		return db.buildSearch(sc, &walk, opt)
 	}
-	domain := db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns, personSearchJoins(db.Dialect, c), scopedIDs(sc))
-	if domain != nil && c.SkipLookup && c.Columns[0].Lookup {
-		domain = skippedLookup
-	}
+	domain := db.distinctDomainOf(sc.AgencyID, c.Columns, personDomainColumns,
+		domainRules{joined: personSearchJoins(db.Dialect, c), scoped: scopedIDs(sc), skipLookup: c.SkipLookup})
 	return db.walkDistinct(ctx, handle, "person search", &c.BaseCriteria, len(searchOrder(db.Dialect, c)), personKeys-1, plain, domain)
 }
 
@@ -78,8 +76,8 @@ func (db *DB) distinctWalk(ctx context.Context, handle *sql.DB, sc wayfarer.Scop
 // rows), with its nKeys order keys after the columns, of which the
 // record-th names the row's record (a person search's person); record -1:
 // each row is its own (a flat search, whose order keys are unique), and
-// plain reads no keys. domain, where not nil, lists the values of c's only
-// column: rows that hold them all hold every distinct row
+// plain reads no keys. domain, where not nil, lists the rows c's columns
+// can hold: rows that hold them all hold every distinct row
 // (search_distinct_domain.go).
 func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *wayfarer.BaseCriteria, nKeys, record int, plain func(b wayfarer.BaseCriteria) searchQuery, domain distinctDomain) (*wayfarer.SearchResult, error) {
 	budget := int64(distinctWalkRows)
@@ -112,7 +110,7 @@ func (db *DB) walkDistinct(ctx context.Context, handle *sql.DB, what string, c *
 	// walk that must meet the domain's values tries a tenth of the budget
 	// first (the values of a column of few are met early), then all of it.
 	found := int64(-1)
-	var values []any // domain's, once listed
+	var values [][]any // domain's, once listed
 	var err error
 	first := budget / 10
 	if !byDomain {

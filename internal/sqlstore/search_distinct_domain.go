@@ -18,10 +18,10 @@ import (
 // steps (one per value, columnDomain); once the walk has met each of them,
 // no later row can add a distinct row, and the walk answers.
 
-// distinctDomain lists every value a distinct search's only column can
-// take in a row (nil among them where a row can hold none), converted as
-// the search's rows are; nil when it cannot tell them cheaply.
-type distinctDomain func(ctx context.Context, handle *sql.DB) ([]any, error)
+// distinctDomain lists every row of values a distinct search's columns
+// can take (nil among them where a row can hold none), converted as the
+// search's rows are; nil when it cannot tell them cheaply.
+type distinctDomain func(ctx context.Context, handle *sql.DB) ([][]any, error)
 
 // domainColumn is a column whose values an index lists: column of table
 // (as alias, the search's own), first after agency_id in one of its
@@ -83,29 +83,72 @@ func scopedIDs(sc wayfarer.Scope) func(dc domainColumn) (keep []int64, ok bool) 
 // of distinctWalkRows rows would rarely meet them all.
 const maxDomainValues = 64
 
-// skippedLookup is the domain of a lookup column the search leaves out
-// (skipLookup): every row holds null there.
-func skippedLookup(context.Context, *sql.DB) ([]any, error) { return []any{nil}, nil }
+// domainRules are what a search's own rules change in the values its
+// columns can hold (none: a flat search). joined, where set, gives the
+// conditions on a child table that the search joins (not left-joins) to
+// its rows, and whether it does; scoped, where set, the values of a column
+// that the caller's scope lets a row hold (scopedIDs); skipLookup: the
+// search leaves its lookup columns null.
+type domainRules struct {
+	joined     func(table string) (Expr, bool)
+	scoped     func(domainColumn) ([]int64, bool)
+	skipLookup bool
+}
+
+// maxDomainRows is the most rows a domain of several columns (the product
+// of their values) lists: past them a walk of distinctWalkRows rows would
+// rarely meet them all.
+const maxDomainRows = 256
 
 // distinctDomainOf is the domain of a distinct search showing cols, nil
-// unless it shows one column of domains (a person search's
-// personDomainColumns, a flat table's Domains). joined, where not nil,
-// gives the conditions on a child table that the search joins (not
-// left-joins) to its rows, and whether it does; scoped, where not nil,
-// the values of a column that the caller's scope lets a row hold
-// (scopedIDs).
-func (db *DB) distinctDomainOf(agencyID int64, cols []wayfarer.SearchColumn, domains map[string]domainColumn, joined func(table string) (Expr, bool), scoped func(domainColumn) ([]int64, bool)) distinctDomain {
-	if len(cols) != 1 {
+// unless each of them is a column of domains (a person search's
+// personDomainColumns, a flat table's Domains): every combination of their
+// values, a superset of the rows any search can hold (a combination no
+// row holds is never met, and every row is grouped as before).
+func (db *DB) distinctDomainOf(agencyID int64, cols []wayfarer.SearchColumn, domains map[string]domainColumn, rules domainRules) distinctDomain {
+	var lists []func(ctx context.Context, handle *sql.DB) ([]any, error)
+	for _, col := range cols {
+		list := db.columnDomainOf(agencyID, col, domains, rules)
+		if list == nil {
+			return nil
+		}
+		lists = append(lists, list)
+	}
+	if len(lists) == 0 {
 		return nil
 	}
-	col := cols[0]
+	return func(ctx context.Context, handle *sql.DB) ([][]any, error) {
+		rows := [][]any{nil}
+		for _, list := range lists {
+			values, err := list(ctx, handle)
+			if err != nil || values == nil || len(rows)*len(values) > maxDomainRows {
+				return nil, err
+			}
+			var next [][]any
+			for _, r := range rows {
+				for _, v := range values {
+					next = append(next, append(slices.Clip(r), v))
+				}
+			}
+			rows = next
+		}
+		return rows, nil
+	}
+}
+
+// columnDomainOf lists the values col can hold in a row of a search under
+// rules, nil when col is not a column of domains.
+func (db *DB) columnDomainOf(agencyID int64, col wayfarer.SearchColumn, domains map[string]domainColumn, rules domainRules) func(ctx context.Context, handle *sql.DB) ([]any, error) {
 	dc, ok := domains[col.Name]
 	if !ok {
 		return nil
 	}
+	if col.Lookup && rules.skipLookup {
+		return func(context.Context, *sql.DB) ([]any, error) { return []any{nil}, nil }
+	}
 	var where Expr
-	if dc.child && joined != nil {
-		if where, ok = joined(dc.table); ok {
+	if dc.child && rules.joined != nil {
+		if where, ok = rules.joined(dc.table); ok {
 			dc.child = false // every row holds one of the table's
 		}
 	}
@@ -118,8 +161,8 @@ func (db *DB) distinctDomainOf(agencyID int64, cols []wayfarer.SearchColumn, dom
 		if err != nil || values == nil {
 			return values, err
 		}
-		if scoped != nil {
-			if keep, ok := scoped(dc); ok {
+		if rules.scoped != nil {
+			if keep, ok := rules.scoped(dc); ok {
 				seen := []any{} // none is an answer too; a scoped row always names one
 				for _, v := range values {
 					if n, ok := v.(int64); ok && slices.Contains(keep, n) {
@@ -234,17 +277,23 @@ func (db *DB) columnDomain(ctx context.Context, handle *sql.DB, agencyID int64, 
 	return values, nil
 }
 
-// coversDomain reports whether rows hold every value of domain in their
-// only column.
-func coversDomain(rows []wayfarer.SearchRow, domain []any) bool {
+// coversDomain reports whether rows hold every row of domain.
+func coversDomain(rows []wayfarer.SearchRow, domain [][]any) bool {
 	seen := make(map[string]bool, len(domain))
 	var key []byte
 	for _, r := range rows {
-		key = appendValueKey(key[:0], r[0])
+		key = key[:0]
+		for _, v := range r {
+			key = appendValueKey(key, v)
+		}
 		seen[string(key)] = true
 	}
-	for _, v := range domain {
-		if key = appendValueKey(key[:0], v); !seen[string(key)] {
+	for _, d := range domain {
+		key = key[:0]
+		for _, v := range d {
+			key = appendValueKey(key, v)
+		}
+		if !seen[string(key)] {
 			return false
 		}
 	}

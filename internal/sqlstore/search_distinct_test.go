@@ -3,6 +3,7 @@ package sqlstore_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/wayfarerhq/wayfarer/internal/jsoncodec"
@@ -318,6 +319,66 @@ func TestSearchDistinctDomainLookups(t *testing.T) {
 			check(all, `{"distinct":true,"includeCols":["actionItemAssignedToAppUserId"],"actionItemCompleted":false}`,
 				fmt.Sprint([]string{name(w.users, users[0]), name(w.users, users[1])}), true)
 			check(all, `{"distinct":true,"includeCols":["branchRecName"],"skipLookup":true}`, "[<nil>]", true)
+		})
+	}
+}
+
+// TestSearchDistinctDomainProduct: a distinct search of several listed
+// columns lists every combination of their values; a walk that met them
+// all answers, with the rows the grouped statement gives, and a
+// combination no row holds leaves the search grouped.
+func TestSearchDistinctDomainProduct(t *testing.T) {
+	for _, engine := range searchEngines() {
+		t.Run(engine, func(t *testing.T) {
+			db := openSearchDB(t, engine)
+			w := newWorld(t, db)
+			branches := w.ids(w.branches, w.agency)
+			// A0-A5 hold each branch with card type 1, 2 and none; the
+			// thirty after them repeat the first.
+			var ps []sqlstore.BulkPerson
+			for i := range 36 {
+				p := sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("A%02d", i)), BranchID: &branches[0]}
+				if i < 6 {
+					p.BranchID = &branches[i/3]
+				}
+				if typ := i % 3; i >= 6 || typ < 2 {
+					p.Cards = []sqlstore.BulkCard{{Type: int64(1 + typ%2), Number: fmt.Sprintf("L-%d", i)}}
+				}
+				ps = append(ps, p)
+			}
+			w.insert(t, db, w.agency, ps)
+			ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+			check := func(body string, rows int, byWalk bool) {
+				t.Helper()
+				c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				answer := func(budget int64) *wayfarer.SearchResult {
+					defer sqlstore.SetDistinctWalkForTest(db, budget)()
+					res, err := db.SearchPersons(ctx, sc, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return res
+				}
+				grouped := answer(0)
+				before := sqlstore.DistinctWalkedForTest(db)
+				walked := answer(8)
+				if got := sqlstore.DistinctWalkedForTest(db) > before; got != byWalk {
+					t.Errorf("%s, walking 8 rows: answered by the walk %v, want %v", body, got, byWalk)
+				}
+				if len(grouped.Rows) != rows || !reflect.DeepEqual(grouped.Rows, walked.Rows) {
+					t.Errorf("%s: grouped %v, walking 8 rows %v, want %d rows", body, grouped.Rows, walked.Rows, rows)
+				}
+			}
+			const both = `{"distinct":true,"includeCols":["branchRecNo","cardType"]}`
+			check(both, 6, true)
+			check(`{"distinct":true,"includeCols":["cardType","branchRecName"],"rowCount":50}`, 6, true)
+			// A type nobody in the second branch holds: (second branch,
+			// 3) never comes, so every row is grouped.
+			w.insert(t, db, w.agency, []sqlstore.BulkPerson{{LastName: i64str("Zed"), BranchID: &branches[0], Cards: []sqlstore.BulkCard{{Type: 3, Number: "L-Z"}}}})
+			check(both, 7, false)
 		})
 	}
 }

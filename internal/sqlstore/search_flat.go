@@ -97,7 +97,7 @@ func (db *DB) SearchFlat(ctx context.Context, cat *wayfarer.SearchCatalog, reach
 			walk.BaseCriteria = b
 			return t.query(db.Dialect, cat, reach, &walk, conds, forms)
 		}
-		if res, err := db.walkDistinct(ctx, handle, cat.Method, &c.BaseCriteria, 0, -1, plain, db.distinctDomainOf(sc.AgencyID, c.Columns, t.Domains, nil, nil)); err != nil || res != nil {
+		if res, err := db.walkDistinct(ctx, handle, cat.Method, &c.BaseCriteria, 0, -1, plain, db.distinctDomainOf(sc.AgencyID, c.Columns, t.Domains, domainRules{})); err != nil || res != nil {
 			return res, err
 		}
 	}
