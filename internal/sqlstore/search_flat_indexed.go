@@ -117,7 +117,7 @@ func (db *DB) flatForms(ctx context.Context, handle *sql.DB, t *flatTable, agenc
 		if fc.match == "" && (fc.key == "" || !t.Indexed[fc.key]) {
 			continue
 		}
-		few, err := db.fewChildren(ctx, handle, t.child(fc), agencyID)
+		few, err := db.fewChildren(ctx, handle, t.child(fc), agencyID, db.childLimit())
 		if err != nil {
 			return fs, err
 		}

@@ -115,6 +115,68 @@ func TestSearchChildFiltersTestedPerPerson(t *testing.T) {
 	}
 }
 
+// TestSearchChildFilterFormByPage: a child filter passing more rows than
+// the probe's limit is tested person by person for a page of 50, but
+// starts from its rows for a page that reaches further than the rows it
+// passes (a large page, the whole answer): walking would test every person
+// (a whole answer with a card filter at a million persons: 4.5 s against
+// 0.3 s). Distinct keeps the walk (it reads small pages first). The rows
+// are the same either way.
+func TestSearchChildFilterFormByPage(t *testing.T) {
+	// 6,000 persons (the package's probe limit: 2,000), every other one
+	// with an open action item.
+	db := openSearchDB(t, "sqlite")
+	w := newWorld(t, db)
+	var ps []sqlstore.BulkPerson
+	for i := range 6000 {
+		p := sqlstore.BulkPerson{LastName: i64str(fmt.Sprintf("Name%05d", i))}
+		if i%2 == 0 {
+			p.ActionItems = []sqlstore.BulkActionItem{{Date: i64str("2026-12-01")}}
+		}
+		ps = append(ps, p)
+	}
+	w.insert(t, db, w.agency, ps)
+	if _, err := db.Primary().Exec("ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+	var passing []int64
+	for i, p := range ps {
+		if i%2 == 0 {
+			passing = append(passing, p.RecNo)
+		}
+	}
+	for _, tc := range []struct {
+		paging string
+		from   bool // starts from the filter's rows
+		rows   []int64
+	}{
+		{`"rowCount":50`, false, passing[:50]},
+		{`"rowCount":200,"startingRow":2700`, false, passing[2700:2900]},
+		{`"rowCount":1000,"startingRow":2500`, true, passing[2500:]},
+		{`"rowCount":4000`, true, passing},
+		{`"topRows":3500`, true, passing},
+		{`"startingRow":2990`, true, passing[2990:]}, // the whole answer
+		{`"distinct":true`, false, passing},
+	} {
+		body := `{"includeCols":["recNo"],"actionItemCompleted":false,` + tc.paging + `}`
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := sqlstore.SearchSQLForTest(ctx, db, sc, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from := strings.Contains(q, "p.rec_no IN (SELECT"); from != tc.from {
+			t.Errorf("%s: starts from the filter's rows %v, want %v: %s", body, from, tc.from, q)
+		}
+		if got := searchRecNos(t, db, sc, c); !slices.Equal(got, tc.rows) {
+			t.Errorf("%s: %d rows %v..., want %d", body, len(got), got[:min(len(got), 5)], len(tc.rows))
+		}
+	}
+}
+
 // TestSearchPersonFilterForms: a filter on the person's own columns that an
 // index serves is sized up first: few persons passing, the search starts
 // from them (a creation-time range nobody passed walked every person: 3.4

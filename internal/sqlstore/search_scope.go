@@ -78,7 +78,7 @@ func (db *DB) scopeFew(ctx context.Context, handle *sql.DB, sc wayfarer.Scope, f
 	if ok && now.Before(s.until) {
 		return s.few, nil
 	}
-	few, err := db.fewChildren(ctx, handle, f.child(), sc.AgencyID)
+	few, err := db.fewChildren(ctx, handle, f.child(), sc.AgencyID, db.childLimit())
 	if err != nil {
 		return false, err
 	}
