@@ -271,6 +271,50 @@ func TestSearchUnindexedCommFilters(t *testing.T) {
 	}
 }
 
+// TestSearchCommStartingWithForms: a communication value StartingWith is
+// sized up and listed through the value index, whose range holds exactly
+// its rows, not through the trigrams' matches ("1 5", which every phone
+// number holds and nobody's value starts with, read every phone twice).
+func TestSearchCommStartingWithForms(t *testing.T) {
+	db, w, ps := formsWorld(t, func(w *world, i int) sqlstore.BulkPerson {
+		return sqlstore.BulkPerson{Comms: []sqlstore.BulkComm{{Type: 1, Value: i64str(fmt.Sprintf("+1 555 %04d", i))},
+			{Type: 2, Value: i64str(fmt.Sprintf("name%d@example.org", i))}}}
+	})
+	ctx, sc := context.Background(), wayfarer.Scope{AgencyID: w.agency}
+	for _, tc := range []struct {
+		prefix string
+		pass   func(i int) bool
+		few    bool // more than 2,000 trigram matches, at most the probe's 100 rows: the IN form
+	}{
+		{"1 5", func(int) bool { return false }, true},
+		{"+1 5", func(int) bool { return true }, false},
+		// fewer trigram matches: the search starts from them, as before
+		{"Name123", func(i int) bool { return strings.HasPrefix(fmt.Sprint(i), "123") }, false},
+		{"name12", func(i int) bool { return strings.HasPrefix(fmt.Sprint(i), "12") }, false},
+	} {
+		filter := `"commValue":{"value":["` + tc.prefix + `"],"compareCondition":5}`
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"],"rowCount":50,`+filter+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := sqlstore.SearchSQLForTest(ctx, db, sc, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := strings.Contains(q, "p.rec_no IN (SELECT cm.person_id FROM communication cm WHERE") && !strings.Contains(q, "json_each")
+		if in != tc.few || strings.Contains(q, "MATCH") {
+			t.Errorf("%s: IN form through the value index %v, want %v: %s", tc.prefix, in, tc.few, q)
+		}
+		plan, got := planAndRecNos(t, db, w, filter)
+		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", tc.prefix, got, want)
+		}
+		if tc.few && !strings.Contains(plan, "communication_search_value") {
+			t.Errorf("%s: plan %s, want the value index", tc.prefix, plan)
+		}
+	}
+}
+
 // TestSearchShownGroupFilterForms: a filter on a child group the search
 // shows is its inner join's condition. When many rows pass, the persons are
 // walked in name order and their children joined (SQLite started from
