@@ -291,6 +291,9 @@ func (db *DB) searchOptions(ctx context.Context, handle *sql.DB, sc wayfarer.Sco
 			return opt, err
 		}
 		opt.commCandidates, opt.commMany = candidates, many
+		if opt.commPersons, err = db.probeStartingWith(ctx, handle, sc.AgencyID, c); err != nil {
+			return opt, err
+		}
 	}
 	if db.Dialect.probeTrigrams {
 		match, candidates, err := db.probeTrigrams(ctx, handle, c)

@@ -56,6 +56,23 @@ func (db *DB) probeContains(ctx context.Context, handle *sql.DB, agencyID int64,
 	return ids, err == nil && ids == "", err
 }
 
+// probeStartingWith sizes up a positive commValue StartingWith on
+// PostgreSQL: the persons of the agency's communications passing the
+// search's communication filter, through the value index, up to
+// trigramLimit of them. When there are no more, it returns them as a JSON
+// array and the search starts from them (searchWhere); else "" and the
+// planner decides as before. The planner guesses a prefix's rows from the
+// value index's histogram, at least a bucket's worth: for a prefix nobody
+// has ("jq") it expected 3,884 persons, walked the persons in name order
+// for a page and tested every one of a million (3.8 s; 2 ms sized up).
+// A common prefix costs the probe its 2,001 index entries.
+func (db *DB) probeStartingWith(ctx context.Context, handle *sql.DB, agencyID int64, c *wayfarer.SearchCriteria) (string, error) {
+	if c.CommValue.Cond != wayfarer.StrStartingWith || len(c.CommValue.Values) == 0 {
+		return "", nil
+	}
+	return db.listCommPersons(ctx, handle, agencyID, c, db.newCandidateList())
+}
+
 // listComms lists the recNos of the agency's communications whose value
 // passes search c's commValue filter, through the trigram index as the
 // search's own condition finds them, up to trigramLimit of them: a JSON
