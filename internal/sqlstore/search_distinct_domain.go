@@ -104,30 +104,48 @@ const maxDomainRows = 256
 // unless each of them is a column of domains (a person search's
 // personDomainColumns, a flat table's Domains): every combination of their
 // values, a superset of the rows any search can hold (a combination no
-// row holds is never met, and every row is grouped as before).
+// row holds is never met, and every row is grouped as before). Columns
+// read from one column of the rows (a recNo and its lookup:
+// `branchRecNo` and `branchRecName`) go together, each recNo with its
+// name, not every recNo with every name.
 func (db *DB) distinctDomainOf(agencyID int64, cols []wayfarer.SearchColumn, domains map[string]domainColumn, rules domainRules) distinctDomain {
-	var lists []func(ctx context.Context, handle *sql.DB) ([]any, error)
-	for _, col := range cols {
-		list := db.columnDomainOf(agencyID, col, domains, rules)
-		if list == nil {
+	var factors []*domainFactor
+	for i, col := range cols {
+		dc, ok := domains[col.Name]
+		if !ok {
 			return nil
 		}
-		lists = append(lists, list)
+		if col.Lookup && rules.skipLookup { // null on every row
+			factors = append(factors, &domainFactor{cols: []int{i}, skipped: true})
+			continue
+		}
+		k := slices.IndexFunc(factors, func(f *domainFactor) bool {
+			return !f.skipped && f.dcs[0].table == dc.table && f.dcs[0].alias == dc.alias && f.dcs[0].column == dc.column
+		})
+		if k < 0 {
+			factors = append(factors, &domainFactor{})
+			k = len(factors) - 1
+		}
+		factors[k].cols, factors[k].dcs = append(factors[k].cols, i), append(factors[k].dcs, dc)
 	}
-	if len(lists) == 0 {
+	if len(factors) == 0 {
 		return nil
 	}
 	return func(ctx context.Context, handle *sql.DB) ([][]any, error) {
-		rows := [][]any{nil}
-		for _, list := range lists {
-			values, err := list(ctx, handle)
-			if err != nil || values == nil || len(rows)*len(values) > maxDomainRows {
+		rows := [][]any{make([]any, len(cols))}
+		for _, f := range factors {
+			tuples, err := db.factorDomain(ctx, handle, agencyID, f, cols, rules)
+			if err != nil || tuples == nil || len(rows)*len(tuples) > maxDomainRows {
 				return nil, err
 			}
 			var next [][]any
 			for _, r := range rows {
-				for _, v := range values {
-					next = append(next, append(slices.Clip(r), v))
+				for _, t := range tuples {
+					row := slices.Clone(r)
+					for j, i := range f.cols {
+						row[i] = t[j]
+					}
+					next = append(next, row)
 				}
 			}
 			rows = next
@@ -136,84 +154,110 @@ func (db *DB) distinctDomainOf(agencyID int64, cols []wayfarer.SearchColumn, dom
 	}
 }
 
-// columnDomainOf lists the values col can hold in a row of a search under
-// rules, nil when col is not a column of domains.
-func (db *DB) columnDomainOf(agencyID int64, col wayfarer.SearchColumn, domains map[string]domainColumn, rules domainRules) func(ctx context.Context, handle *sql.DB) ([]any, error) {
-	dc, ok := domains[col.Name]
-	if !ok {
-		return nil
+// domainFactor is the columns of a distinct search (their indexes in its
+// columns, and each one's domainColumn) whose values one column of the
+// rows lists: itself, or a lookup of it. skipped: a lookup the search
+// leaves null.
+type domainFactor struct {
+	cols    []int
+	dcs     []domainColumn
+	skipped bool
+}
+
+// factorDomain lists the values f's columns can hold together in a row of
+// a search under rules, one tuple (in f.cols order) per value of its
+// domain column; nil when it lists too many.
+func (db *DB) factorDomain(ctx context.Context, handle *sql.DB, agencyID int64, f *domainFactor, cols []wayfarer.SearchColumn, rules domainRules) ([][]any, error) {
+	if f.skipped {
+		return [][]any{{nil}}, nil
 	}
-	if col.Lookup && rules.skipLookup {
-		return func(context.Context, *sql.DB) ([]any, error) { return []any{nil}, nil }
-	}
+	dc := f.dcs[0]
 	var where Expr
 	if dc.child && rules.joined != nil {
+		var ok bool
 		if where, ok = rules.joined(dc.table); ok {
 			dc.child = false // every row holds one of the table's
 		}
 	}
-	listed := col
-	if dc.lookup != nil {
-		listed = wayfarer.SearchColumn{Name: col.Name, Type: wayfarer.ColLong} // the recNos the rows name
+	alone := len(f.cols) == 1 && dc.lookup == nil // its values are the column's
+	listed := cols[f.cols[0]]
+	if !alone {
+		listed = wayfarer.SearchColumn{Name: listed.Name, Type: wayfarer.ColLong} // the recNos the rows name
 	}
-	return func(ctx context.Context, handle *sql.DB) ([]any, error) {
-		values, err := db.columnDomain(ctx, handle, agencyID, dc, where, listed)
-		if err != nil || values == nil {
-			return values, err
-		}
-		if rules.scoped != nil {
-			if keep, ok := rules.scoped(dc); ok {
-				seen := []any{} // none is an answer too; a scoped row always names one
-				for _, v := range values {
-					if n, ok := v.(int64); ok && slices.Contains(keep, n) {
-						seen = append(seen, v)
-					}
+	values, err := db.columnDomain(ctx, handle, agencyID, dc, where, listed)
+	if err != nil || values == nil {
+		return nil, err
+	}
+	if rules.scoped != nil {
+		if keep, ok := rules.scoped(dc); ok {
+			seen := []any{} // none is an answer too; a scoped row always names one
+			for _, v := range values {
+				if n, ok := v.(int64); ok && slices.Contains(keep, n) {
+					seen = append(seen, v)
 				}
-				values = seen
 			}
+			values = seen
 		}
-		if dc.lookup != nil {
-			return db.lookupDomain(ctx, handle, agencyID, *dc.lookup, values, col)
-		}
-		return values, nil
 	}
-}
-
-// lookupDomain is the values lookup shows for the rows of a domain whose
-// values are ids (recNos, nil among them where a row can name none),
-// converted as col's; nil among them where a row shows none.
-func (db *DB) lookupDomain(ctx context.Context, handle *sql.DB, agencyID int64, lookup domainLookup, ids []any, col wayfarer.SearchColumn) ([]any, error) {
-	var list []byte
-	named := 0
-	values := []any{}
-	for _, v := range ids {
-		n, ok := v.(int64)
-		if !ok {
-			values = append(values, nil)
+	tuples := make([][]any, len(values))
+	for k, v := range values {
+		tuples[k] = make([]any, len(f.cols))
+		if alone {
+			tuples[k][0] = v
+		}
+	}
+	if alone {
+		return tuples, nil
+	}
+	for j, i := range f.cols {
+		col := cols[i]
+		if f.dcs[j].lookup == nil {
+			for k, v := range values {
+				if tuples[k][j], err = searchValue(col, v); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		}
-		list = strconv.AppendInt(append(list, ','), n, 10)
-		named++
+		names, err := db.lookupDomain(ctx, handle, agencyID, *f.dcs[j].lookup, values, col)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range values {
+			if n, ok := v.(int64); ok {
+				tuples[k][j] = names[n] // nil: no such row, as the search's left join shows
+			}
+		}
 	}
-	if named == 0 {
-		return values, nil
+	return tuples, nil
+}
+
+// lookupDomain is the values lookup shows for the ids among values
+// (recNos; others, such as nil, are skipped), converted as col's, by id.
+func (db *DB) lookupDomain(ctx context.Context, handle *sql.DB, agencyID int64, lookup domainLookup, values []any, col wayfarer.SearchColumn) (map[int64]any, error) {
+	var list []byte
+	for _, v := range values {
+		if n, ok := v.(int64); ok {
+			list = strconv.AppendInt(append(list, ','), n, 10)
+		}
+	}
+	names := map[int64]any{}
+	if len(list) == 0 {
+		return names, nil
 	}
 	list[0] = '['
-	found := 0
-	q := "SELECT l." + lookup.column + " FROM " + lookup.table + " l WHERE l.agency_id = ? AND l.rec_no IN (" + db.Dialect.candidateIDs + ")"
+	q := "SELECT l.rec_no, l." + lookup.column + " FROM " + lookup.table + " l WHERE l.agency_id = ? AND l.rec_no IN (" + db.Dialect.candidateIDs + ")"
 	err := db.readSteps(ctx, handle, []ReadStep{{SQL: db.q(q), Args: []any{agencyID, string(append(list, ']'))}, Row: func(r RowScanner) error {
+		var id int64
 		var raw any
-		if err := r.Scan(&raw); err != nil {
+		if err := r.Scan(&id, &raw); err != nil {
 			return err
 		}
 		v, err := searchValue(col, raw)
-		values, found = append(values, v), found+1
+		names[id] = v
 		return err
 	}}})
-	if found < named { // an id without its row: the search's left join shows null
-		values = append(values, nil)
-	}
-	return values, err
+	return names, err
 }
 
 // personSearchJoins is distinctDomainOf's joined for person search c: its

@@ -319,6 +319,12 @@ func TestSearchDistinctDomainLookups(t *testing.T) {
 			check(all, `{"distinct":true,"includeCols":["actionItemAssignedToAppUserId"],"actionItemCompleted":false}`,
 				fmt.Sprint([]string{name(w.users, users[0]), name(w.users, users[1])}), true)
 			check(all, `{"distinct":true,"includeCols":["branchRecName"],"skipLookup":true}`, "[<nil>]", true)
+			// A recNo beside its own name: each recNo with its name.
+			check(all, `{"distinct":true,"includeCols":["branchRecNo","branchRecName"]}`, fmt.Sprint([]any{nil, branches[0], branches[1]}), true)
+			check(all, `{"distinct":true,"includeCols":["actionItemAssignedToAppUserId","actionItemAssignedToAppUserRecNo"],"rowCount":10}`,
+				fmt.Sprint([]any{nil, name(w.users, users[0]), name(w.users, users[1])}), true)
+			check(branch, `{"distinct":true,"includeCols":["branchRecName","advisorProfileName","branchRecNo"]}`,
+				fmt.Sprint([]string{name(w.branches, branches[0])}), false) // the second advisor never comes in the branch
 		})
 	}
 }
