@@ -137,12 +137,21 @@ func birthdayCond(b wayfarer.BirthdayRange) Expr {
 }
 
 func cardConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {
-	var es []Expr
-	if len(c.CardType) > 0 {
-		es = append(es, In("c.type", c.CardType))
-	}
-	es = append(es, NumCond("c.sub_type", c.CardSubType), DateCond("c.expiration_date", c.CardExpiration))
+	es, _ := cardCondsSeeking(c)
 	return es
+}
+
+// cardCondsSeeking is cardConds and, for each, whether an index seeks it
+// alone (the type's, a subType's of a positive condition, the expiry's:
+// card_search_type, card_search_sub_type, card_search_expiration).
+func cardCondsSeeking(c *wayfarer.SearchCriteria) (es []Expr, seeks []bool) {
+	if len(c.CardType) > 0 {
+		es, seeks = append(es, In("c.type", c.CardType)), append(seeks, true)
+	}
+	sub := c.CardSubType.Cond
+	es = append(es, NumCond("c.sub_type", c.CardSubType), DateCond("c.expiration_date", c.CardExpiration))
+	seeks = append(seeks, sub == wayfarer.NumEqual || sub == wayfarer.NumBlank, true)
+	return es, seeks
 }
 
 func actionItemConds(d Dialect, c *wayfarer.SearchCriteria) []Expr {

@@ -315,6 +315,52 @@ func TestSearchCommStartingWithForms(t *testing.T) {
 	}
 }
 
+// TestSearchCardFilterLeads: a card filter of several conditions is sized
+// up one condition at a time first; one that few cards pass alone leads
+// the IN form, which reads the cards through its index (SQLite, without
+// histograms, read the expiry's index for a subType nobody has: half the
+// cards, to find none). Without such a condition the filter is sized up
+// whole, as before. The rows are the filter's either way.
+func TestSearchCardFilterLeads(t *testing.T) {
+	db, w, ps := formsWorld(t, func(w *world, i int) sqlstore.BulkPerson {
+		sub := int64(1 + i%3)
+		return sqlstore.BulkPerson{Cards: []sqlstore.BulkCard{
+			{Type: 2, SubType: &sub, Number: fmt.Sprintf("L-%d", i), Expiration: i64str("2030-01-01")},
+			{Type: 1, Number: fmt.Sprintf("4111-%d", i), Expiration: i64str(fmt.Sprintf("%d-06-30", 2026+i%3))}}}
+	})
+	for _, tc := range []struct {
+		filter string
+		pass   func(i int) bool
+		lead   string // the index the IN form reads the cards by; "" none (EXISTS, or IN without a lead)
+	}{
+		{`"cardSubType":{"value":[9]},"cardExpirationDateFrom":{"date":"2028-01-01"}`, func(int) bool { return false }, "card_search_sub_type"},
+		{`"cardType":[3],"cardExpirationDateFrom":{"date":"2027-01-01"}`, func(int) bool { return false }, "card_search_type"},
+		{`"cardType":[2],"cardSubType":{"value":[2]}`, func(i int) bool { return i%3 == 1 }, ""}, // 1,333 cards
+		{`"cardType":[1],"cardSubType":{"value":[3]}`, func(int) bool { return false }, ""},      // none, but neither alone
+		{`"cardSubType":{"value":[3]},"cardExpirationDateTo":{"date":"2026-12-31"}`, func(int) bool { return false }, ""},
+	} {
+		plan, got := planAndRecNos(t, db, w, tc.filter)
+		if want := firstPassing(ps, tc.pass); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", tc.filter, got, want)
+		}
+		if tc.lead != "" && (!strings.Contains(plan, "LIST SUBQUERY") || !strings.Contains(plan, tc.lead)) {
+			t.Errorf("%s: plan %s, want the IN form through %s", tc.filter, plan, tc.lead)
+		}
+		// the others are tested on the lead's rows: unindexed
+		c, err := wire.DecodePersonSearch(jsoncodec.Strict, []byte(`{"includeCols":["recNo"],"rowCount":50,`+tc.filter+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := sqlstore.SearchSQLForTest(context.Background(), db, wayfarer.Scope{AgencyID: w.agency}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if led := strings.Contains(q, "+(c."); led != (tc.lead != "") {
+			t.Errorf("%s: conditions unindexed beside a lead %v, want %v: %s", tc.filter, led, tc.lead != "", q)
+		}
+	}
+}
+
 // TestSearchShownGroupFilterForms: a filter on a child group the search
 // shows is its inner join's condition. When many rows pass, the persons are
 // walked in name order and their children joined (SQLite started from
