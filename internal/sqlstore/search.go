@@ -91,6 +91,15 @@ func searchWhere(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt s
 // as the EXISTS form walks them, and the page stops after a few (7 ms);
 // when few pass, the IN form starts from their persons.
 func searchJoins(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []Expr {
+	return append(rowJoins(d, c, opt, true), lookupJoins(c)...)
+}
+
+// rowJoins are the joins that make a person search's rows: a shown group's
+// links and children (its filter's conditions on them), the card and tag
+// of each link with values; without values, only what a count of the rows
+// needs: an unfiltered group's links. SQLite read every link's card for
+// a count of card rows (4.5 s against 1.7 at a million persons).
+func rowJoins(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions, values bool) []Expr {
 	inner := func(key string) string {
 		if d.orderedJoin != "" && !opt.few[key] {
 			return d.orderedJoin
@@ -99,16 +108,23 @@ func searchJoins(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []Exp
 	}
 	var js []Expr
 	if c.ShowsGroup(wayfarer.GroupCard) {
-		if c.FiltersCards() {
+		switch {
+		case c.FiltersCards():
 			j := inner("card")
 			js = append(js, Wrap(j+" person_card_link pcl ON "+cardJoinOn+" "+j+" card c ON c.agency_id = pcl.agency_id AND c.rec_no = pcl.card_id AND ",
 				And(cardConds(d, c)...), ""))
-		} else {
+		case values:
 			js = append(js, E("LEFT JOIN person_card_link pcl ON "+cardJoinOn+" LEFT JOIN card c ON "+cardOn))
+		default:
+			js = append(js, E("LEFT JOIN person_card_link pcl ON "+cardJoinOn))
 		}
 	}
 	if c.ShowsGroup(wayfarer.GroupTag) {
-		js = append(js, E("LEFT JOIN person_tag pt ON "+tagJoinOn+" LEFT JOIN tag t ON "+tagOn))
+		if values {
+			js = append(js, E("LEFT JOIN person_tag pt ON "+tagJoinOn+" LEFT JOIN tag t ON "+tagOn))
+		} else {
+			js = append(js, E("LEFT JOIN person_tag pt ON "+tagJoinOn))
+		}
 	}
 	if c.ShowsGroup(wayfarer.GroupActionItem) {
 		if c.FiltersActionItems() {
@@ -117,6 +133,13 @@ func searchJoins(d Dialect, c *wayfarer.SearchCriteria, opt searchOptions) []Exp
 			js = append(js, E("LEFT JOIN person_action_item ai ON "+actionItemOn))
 		}
 	}
+	return js
+}
+
+// lookupJoins are the joins of search c's lookup columns (names of
+// another table's rows): none with skipLookup.
+func lookupJoins(c *wayfarer.SearchCriteria) []Expr {
+	var js []Expr
 	if c.SkipLookup {
 		return js
 	}
@@ -193,6 +216,11 @@ func (db *DB) buildSearch(sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt sea
 		Where:   searchWhere(d, sc, c, opt),
 	}
 	q := pagedQuery(d, base, searchOrder(d, c), personKeys, orderKey, &c.BaseCriteria, opt.keys, opt.after)
+	if !c.Distinct { // a count of rows, not of values
+		cnt := base
+		cnt.Columns, cnt.Joins = []Expr{E("COUNT(*)")}, rowJoins(d, c, opt, false)
+		q.count = cnt.Expr()
+	}
 	if opt.scopeSized && !c.Distinct { // the count keeps the engine's choice
 		q.rows.Where = sizedScope(d, sc, c, opt, q.rows.Where)
 	}
