@@ -14,7 +14,7 @@ import (
 // (lastName StartingWith: 0.18 against 0.10 ms direct) and 40 % of a
 // person's load, and no search of BENCHMARKS.md is planned differently
 // without the histograms: the searches size their selective filters
-// themselves (search_child.go). docs/decisions.md, "SQLite statistics
+// themselves (search_sizing.go). docs/decisions.md, "SQLite statistics
 // without value histograms".
 const sqliteDropHistograms = "DELETE FROM sqlite_stat4"
 
