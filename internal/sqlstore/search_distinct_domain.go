@@ -235,19 +235,18 @@ func (db *DB) factorDomain(ctx context.Context, handle *sql.DB, agencyID int64, 
 // lookupDomain is the values lookup shows for the ids among values
 // (recNos; others, such as nil, are skipped), converted as col's, by id.
 func (db *DB) lookupDomain(ctx context.Context, handle *sql.DB, agencyID int64, lookup domainLookup, values []any, col wayfarer.SearchColumn) (map[int64]any, error) {
-	var list []byte
+	list := newCandidateList(len(values)) // never full
 	for _, v := range values {
 		if n, ok := v.(int64); ok {
-			list = strconv.AppendInt(append(list, ','), n, 10)
+			list.add(n)
 		}
 	}
 	names := map[int64]any{}
-	if len(list) == 0 {
+	if list.n == 0 {
 		return names, nil
 	}
-	list[0] = '['
 	q := "SELECT l.rec_no, l." + lookup.column + " FROM " + lookup.table + " l WHERE l.agency_id = ? AND l.rec_no IN (" + db.Dialect.candidateIDs + ")"
-	err := db.readSteps(ctx, handle, []ReadStep{{SQL: db.q(q), Args: []any{agencyID, string(append(list, ']'))}, Row: func(r RowScanner) error {
+	err := db.readSteps(ctx, handle, []ReadStep{{SQL: db.q(q), Args: []any{agencyID, list.json()}, Row: func(r RowScanner) error {
 		var id int64
 		var raw any
 		if err := r.Scan(&id, &raw); err != nil {
