@@ -279,11 +279,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	tokens := map[string]string{}
 	scopes, activityScopes := map[string]wayfarer.Scope{}, map[string]wayfarer.Scope{}
+	var users []string
 	for _, q := range cfg.Queries {
-		if _, ok := tokens[q.User]; ok {
+		users = append(users, q.User)
+	}
+	if cfg.Walk > 0 {
+		users = append(users, "admin") // the walk's, whichever queries were chosen
+	}
+	for _, user := range users {
+		if _, ok := tokens[user]; ok {
 			continue
 		}
-		tok, err := login(ctx, client, base, q.User)
+		tok, err := login(ctx, client, base, user)
 		if err != nil {
 			return nil, err
 		}
@@ -291,8 +298,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		tokens[q.User], scopes[q.User] = tok, sess.Scope(wayfarer.AreaPerson)
-		activityScopes[q.User] = sess.ActivityReach()
+		tokens[user], scopes[user] = tok, sess.Scope(wayfarer.AreaPerson)
+		activityScopes[user] = sess.ActivityReach()
 	}
 	agent, err := a.DB.UserByName(ctx, ag.ID, "agent")
 	if err != nil {

@@ -71,6 +71,15 @@ func TestRunSmall(t *testing.T) {
 	if _, err := Run(context.Background(), cfg); err != nil || strings.Contains(progress.String(), "added") {
 		t.Errorf("second run: %v %s", err, progress.String())
 	}
+	// an agent's query alone: the walk, an admin's, still logs in
+	if cfg.Queries, err = Select("b:"); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Walk = 700
+	if rep, err := Run(context.Background(), cfg); err != nil || rep.Walk == nil || rep.Walk.Rows != 3000 {
+		t.Errorf("the agent's query with the walk: %v", err)
+	}
+	cfg.Walk = 0
 	// saves, named: four clients at once, none of them stale (a 409 would
 	// end the run with its error)
 	cfg.Duration, cfg.Concurrency, cfg.Queries = 100*time.Millisecond, []int{1, 4}, WriteQueries
