@@ -43,12 +43,11 @@ func activityReach(d Dialect, a string, sc wayfarer.Scope) []Expr {
 // started from all 23,202 of them (300 ms) instead of the persons in name
 // order.
 func linkedActivityReach(d Dialect, a string, sc wayfarer.Scope, persons *wayfarer.Scope) []Expr {
-	// Scalar subqueries, one index lookup each per activity (the link is a
-	// singleton, keyed by the activity): as EXISTS under an OR, PostgreSQL
-	// may plan them as hashed subplans over every link of the agency.
+	// Scalar subqueries, one index lookup each per activity (its one
+	// person): as EXISTS under an OR, PostgreSQL may plan them as hashed
+	// subplans over every person of the agency.
 	linked := func(col string) string {
-		return "(SELECT rp." + col + " FROM activity_person_link rl JOIN person rp ON rp.agency_id = rl.agency_id AND rp.rec_no = rl.person_id" +
-			" WHERE rl.agency_id = " + a + ".agency_id AND rl.activity_id = " + a + ".rec_no)"
+		return "(SELECT rp." + col + " FROM person rp WHERE rp.agency_id = " + a + ".agency_id AND rp.rec_no = " + a + ".person_id)"
 	}
 	w := []Expr{
 		E(a+".agency_id = ?", sc.AgencyID),
@@ -105,12 +104,11 @@ func (db *DB) loadActivity(ctx context.Context, q personQuerier, sc wayfarer.Sco
 	err := q.QueryRowContext(ctx, db.q(`
 		SELECT a.rec_no, a.app_user_id, u.user_name, a.type, a.sub_type, a.priority, a.target_date_time, a.target_date,
 			a.duration, a.completion_date_time, a.alert_date_time, a.alert_offset, a.subject, a.remarks, a.private,
-			l.person_id, `+personNameExpr+`, `+primaryCommSQL(db.Dialect, "value", wayfarer.CommPhone)+`,
+			a.person_id, `+personNameExpr+`, `+primaryCommSQL(db.Dialect, "value", wayfarer.CommPhone)+`,
 			`+primaryCommSQL(db.Dialect, "value", wayfarer.CommEmail)+`
 		FROM activity a
 		LEFT JOIN app_user u ON u.agency_id = a.agency_id AND u.rec_no = a.app_user_id
-		LEFT JOIN activity_person_link l ON l.agency_id = a.agency_id AND l.activity_id = a.rec_no
-		LEFT JOIN person p ON p.agency_id = l.agency_id AND p.rec_no = l.person_id
+		LEFT JOIN person p ON p.agency_id = a.agency_id AND p.rec_no = a.person_id
 		WHERE `+where.SQL+lock), where.Args...).Scan(
 		&id, &user, &userName, &typ, &subType, &priority, &target, &targetDate,
 		&duration, &completion, &alert, &alertOffset, &subject, &remarks, &private,
@@ -161,7 +159,7 @@ func (db *DB) CreateActivity(ctx context.Context, sc wayfarer.Scope, w *wayfarer
 		if err := db.checkActivityRefs(ctx, tx, sc.AgencyID, ch); err != nil {
 			return err
 		}
-		names, values := assignments(activityColumns, ch.New, ch.Fields)
+		names, values := activityAssignments(ch)
 		if !hasName(ch.Fields, "private") {
 			names, values = append(names, "private"), append(values, false)
 		}
@@ -206,7 +204,7 @@ func (db *DB) UpdateActivity(ctx context.Context, sc wayfarer.Scope, recNo int64
 		if err := db.checkActivityRefs(ctx, tx, sc.AgencyID, ch); err != nil {
 			return err
 		}
-		names, values := assignments(activityColumns, ch.New, ch.Fields)
+		names, values := activityAssignments(ch)
 		names, values = append(names, "last_modified_date_time"), append(values, ts(w.Now))
 		if _, err := db.updateRow(ctx, tx, "activity", names, values, `agency_id = ? AND rec_no = ?`, sc.AgencyID, recNo); err != nil {
 			return err
@@ -215,21 +213,24 @@ func (db *DB) UpdateActivity(ctx context.Context, sc wayfarer.Scope, recNo int64
 	})
 }
 
-// applyActivityChildren writes the link and the tags, then checks that the
-// saver still reaches the activity.
+// activityAssignments are the activity row's changed columns, its person
+// (the link, a column of the row) among them when it changed.
+func activityAssignments(ch *wayfarer.ActivityChanges) ([]string, []any) {
+	names, values := assignments(activityColumns, ch.New, ch.Fields)
+	if ch.LinkChanged {
+		var person any // nil: the link removed
+		if p := ch.Person(); p != nil {
+			person = *p
+		}
+		names, values = append(names, "person_id"), append(values, person)
+	}
+	return names, values
+}
+
+// applyActivityChildren writes the tags, then checks that the saver still
+// reaches the activity.
 func (db *DB) applyActivityChildren(ctx context.Context, tx *sql.Tx, sc wayfarer.Scope, recNo int64, ch *wayfarer.ActivityChanges) error {
 	agencyID := sc.AgencyID
-	if ch.LinkChanged {
-		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM activity_person_link WHERE agency_id = ? AND activity_id = ?`), agencyID, recNo); err != nil {
-			return err
-		}
-		if p := ch.Person(); p != nil {
-			if _, err := tx.ExecContext(ctx, db.q(`INSERT INTO activity_person_link (agency_id, activity_id, person_id) VALUES (?, ?, ?)`),
-				agencyID, recNo, *p); err != nil {
-				return err
-			}
-		}
-	}
 	for _, t := range ch.Tags {
 		switch t.Op {
 		case wayfarer.OpInsert:

@@ -145,7 +145,6 @@ func TestActivitySubjectTrigramInStep(t *testing.T) {
 			if got := find("call back"); got != "[]" {
 				t.Errorf("call back after the rename: %s, want none", got)
 			}
-			exec("DELETE FROM activity_person_link WHERE agency_id = ? AND activity_id IN (SELECT rec_no FROM activity WHERE subject = ?)", w.agency, "Visa renewal")
 			exec("DELETE FROM activity WHERE agency_id = ? AND subject = ?", w.agency, "Visa renewal")
 			if got := find("renew"); got != "[[Baker/]]" {
 				t.Errorf("renew after the delete: %s, want Baker", got)

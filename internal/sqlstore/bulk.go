@@ -364,10 +364,9 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect
 	bprof := &batch{table: "profile_person", cols: []string{"agency_id", "profile_id", "person_id"}}
 	bmkt := &batch{table: "person_marketing", cols: []string{"agency_id", "person_id", "marketing_element_id", "affiliation_id"}}
 	bact := &batch{table: "activity", cols: []string{"rec_no", "agency_id", "app_user_id", "type", "priority", "subject", "remarks",
-		"target_date", "target_date_time", "completion_date_time", "private", "create_date_time", "last_modified_date_time"}}
-	bapl := &batch{table: "activity_person_link", cols: []string{"agency_id", "activity_id", "person_id"}}
+		"target_date", "target_date_time", "completion_date_time", "private", "create_date_time", "last_modified_date_time", "person_id"}}
 	// Parents before children, for the foreign keys.
-	batches := []*batch{bp, bc, bcard, blink, btag, bai, bprof, bmkt, bact, bapl}
+	batches := []*batch{bp, bc, bcard, blink, btag, bai, bprof, bmkt, bact}
 	flush := func() error {
 		for _, b := range batches {
 			if copyConn != nil {
@@ -418,8 +417,7 @@ func insertBulkTx(ctx context.Context, tx *sql.Tx, copyConn *sql.Conn, d Dialect
 			a := &p.Activities[j]
 			a.RecNo = next("activity")
 			bact.add(a.RecNo, agencyID, a.AppUserID, a.Type, a.Priority, a.Subject, a.Remarks, a.TargetDate,
-				optTime(a.TargetDateTime), optTime(a.Completion), a.Private, ts(a.Created), ts(a.Created))
-			bapl.add(agencyID, a.RecNo, p.RecNo)
+				optTime(a.TargetDateTime), optTime(a.Completion), a.Private, ts(a.Created), ts(a.Created), p.RecNo)
 		}
 		if len(bp.rows) >= 2000 {
 			if err := flush(); err != nil {

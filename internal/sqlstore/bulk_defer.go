@@ -21,7 +21,7 @@ import (
 
 // bulkFilledTables are the tables a bulk load writes.
 const bulkFilledTables = "'person', 'communication', 'card', 'person_card_link', 'person_tag', 'person_action_item', " +
-	"'profile_person', 'person_marketing', 'activity', 'activity_person_link'"
+	"'profile_person', 'person_marketing', 'activity'"
 
 // Kinds of deferred objects.
 const (

@@ -224,8 +224,7 @@ var (
 		rows:  "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid",
 		sized: "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid"}
 	activityTrigrams = trigramIndex{table: activityTrigramTable,
-		rows: activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid" +
-			" JOIN activity_person_link apl ON apl.agency_id = a.agency_id AND apl.activity_id = a.rec_no",
+		rows:  activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid",
 		sized: activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid"}
 )
 
