@@ -40,6 +40,16 @@ func Open(url string) (*sqlstore.DB, error) {
 	}
 	sdb := sqlstore.New(db, sqlstore.Postgres, Migrations())
 	sdb.SetPipelines(readPipeline, savePipeline)
+	// The revocation listener's connection, outside the pool (see
+	// sqlstore.DB.SetListener); opened when the listener starts.
+	listener, err := OpenHandle(url)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	listener.SetMaxOpenConns(1)
+	listener.SetMaxIdleConns(1)
+	sdb.SetListener(listener)
 	return sdb, nil
 }
 
@@ -69,8 +79,8 @@ func OpenHandle(url string) (*sql.DB, error) {
 }
 
 // Pool sizes one instance's connection pool. Every instance holds up to
-// MaxConns connections, so N instances need N×MaxConns (plus the replica's)
-// below the server's max_connections.
+// MaxConns connections and one more for LISTEN, so N instances need
+// N×(MaxConns+1) (plus the replica's) below the server's max_connections.
 type Pool struct {
 	MaxConns        int           // pool_max_conns
 	MaxIdleConns    int           // pool_max_idle_conns

@@ -23,6 +23,7 @@ import (
 type DB struct {
 	primary       *sql.DB
 	replica       *sql.DB
+	listener      *sql.DB // SetListener; nil: LISTEN takes a connection of primary
 	Dialect       Dialect
 	migrations    fs.FS
 	queryTimeout  atomic.Int64                 // time.Duration; see timeout.go
@@ -90,8 +91,21 @@ func (db *DB) Close() error {
 	if db.replica != nil {
 		err = errors.Join(err, db.replica.Close())
 	}
+	if db.listener != nil {
+		err = errors.Join(err, db.listener.Close())
+	}
 	return err
 }
+
+// SetListener gives the revocation listener (RevocationWakeups) a handle of
+// its own, closed with db. Its connection must not come from primary's
+// pool: a statement prepared on the whole pool (the search's statement
+// cache, CardKeyIDs) records every connection it was prepared on, and
+// closing it locks each of them, which database/sql's Conn.Raw holds for
+// as long as the listener waits; a statement prepared on a connection
+// before the listener took it could never be closed (a `keys rotate`
+// hung so).
+func (db *DB) SetListener(h *sql.DB) { db.listener = h }
 
 // Ping checks that the primary answers.
 func (db *DB) Ping(ctx context.Context) error { return db.primary.PingContext(ctx) }

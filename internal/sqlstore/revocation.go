@@ -101,7 +101,7 @@ func (db *DB) DeleteOldRevocations(ctx context.Context, before time.Time) (int64
 
 // RevocationWakeups returns a channel that receives soon after any process
 // commits a revocation, where the engine can tell (PostgreSQL: LISTEN on a
-// connection of its own, which it takes from the pool while ctx lasts), or
+// connection of its own, held while ctx lasts; see SetListener), or
 // nil where it cannot (SQLite: the cache polls). After every (re)connect it
 // sends once, so revocations missed while disconnected are read then.
 // stopped is closed once the listener has let its connection go after ctx
@@ -137,9 +137,13 @@ func (db *DB) RevocationWakeups(ctx context.Context, log *slog.Logger) (wake <-c
 }
 
 // listen holds one connection listening for revocations until it fails or
-// ctx ends.
+// ctx ends: the listener's own handle's where there is one (SetListener).
 func (db *DB) listen(ctx context.Context, signal func()) error {
-	conn, err := db.primary.Conn(ctx)
+	h := db.primary
+	if db.listener != nil {
+		h = db.listener
+	}
+	conn, err := h.Conn(ctx)
 	if err != nil {
 		return err
 	}
