@@ -211,21 +211,19 @@ func childFilters(d Dialect, sc wayfarer.Scope, c *wayfarer.SearchCriteria, opt 
 // trigramIndex is a SQLite trigram index (FTS5) of a child table, as a
 // childFilter with sizeMatch reads it.
 type trigramIndex struct {
-	table string // the FTS5 table, aliased ct in rows and sized
-	rows  string // its matches joined to the filter's from (the IN form)
-	// sized is its matches joined to the rows sizing up counts; "": sizing
-	// counts the matches alone, which hold every passing row (so at most
-	// the limit of them is few), without reading a row for each.
-	sized string
+	table string // the FTS5 table, aliased ct in rows
+	rows  string // its matches joined to the filter's from (the IN form and the sizing)
+	// countAlone: sizing counts the matches alone, which hold every
+	// passing row (so at most the limit of them is few), without reading
+	// a row for each; else it counts rows's rows passing the filter.
+	countAlone bool
 }
 
 var (
 	commTrigrams = trigramIndex{table: "communication_trigram",
-		rows:  "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid",
-		sized: "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid"}
+		rows: "communication_trigram ct JOIN communication cm ON cm.rec_no = ct.rowid"}
 	activityTrigrams = trigramIndex{table: activityTrigramTable,
-		rows:  activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid",
-		sized: activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid"}
+		rows: activityTrigramTable + " ct JOIN activity a ON a.rec_no = ct.rowid"}
 )
 
 // activityTrigramTable is SQLite's trigram index of activity subjects
@@ -280,11 +278,11 @@ func (f childFilter) probe(agencyID int64, limit int) Expr {
 	if f.sizeFrom != "" {
 		from, agency = f.sizeFrom, f.sizeAgency
 	}
-	if f.sizeMatch != "" && f.match.sized == "" {
+	if f.sizeMatch != "" && f.match.countAlone {
 		return E("SELECT count(*) FROM (SELECT 1 FROM "+f.match.table+" WHERE "+f.match.table+" MATCH ? LIMIT ?)", f.sizeMatch, limit)
 	}
 	if f.sizeMatch != "" {
-		return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM "+f.match.sized+
+		return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM "+f.match.rows+
 			" WHERE "+f.match.table+" MATCH ? AND ", f.sizeMatch), f.where(agency, agencyID), E(" LIMIT ?)", limit)})
 	}
 	return join("", []Expr{E("SELECT count(*) FROM (SELECT 1 FROM " + from + " WHERE "), f.where(agency, agencyID), E(" LIMIT ?)", limit)})

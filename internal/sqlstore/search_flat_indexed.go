@@ -101,7 +101,7 @@ func (t *flatTable) child(fc flatCond) childFilter {
 	if fc.match != "" {
 		table := t.Trigrams[fc.key]
 		rows := table + " ct JOIN " + from + " ON " + self + ".rec_no = ct.rowid"
-		f.sizeMatch, f.match = fc.match, trigramIndex{table: table, rows: rows, sized: rows}
+		f.sizeMatch, f.match = fc.match, trigramIndex{table: table, rows: rows}
 	}
 	return f
 }

@@ -90,7 +90,7 @@ func nameTrigramMatch(d Dialect, column string, p wayfarer.StringParam) string {
 // person cost a common fragment 4.4 ms against 1.1 at a million ("ann";
 // too many either way, it walks as before).
 var personTrigrams = trigramIndex{table: personTrigramTable,
-	rows: personTrigramTable + " ct JOIN person fp ON fp.rec_no = ct.rowid"}
+	rows: personTrigramTable + " ct JOIN person fp ON fp.rec_no = ct.rowid", countAlone: true}
 
 // personTrigramTable is SQLite's trigram index of the persons' names
 // (migration 00023).

@@ -57,13 +57,7 @@ func TestSearchCommStartingWithSized(t *testing.T) {
 						t.Errorf("%s: from the listed persons %v, want %v: %s", tc.prefix, listed, tc.listed, q)
 					}
 				}
-				var want []int64
-				for i, p := range ps {
-					if tc.pass(i) && len(want) < 50 {
-						want = append(want, p.RecNo)
-					}
-				}
-				if got := searchRecNos(t, db, sc, c); !slices.Equal(got, want) {
+				if got, want := searchRecNos(t, db, sc, c), firstPassing(ps, tc.pass); !slices.Equal(got, want) {
 					t.Errorf("%s: %v, want %v", tc.prefix, got, want)
 				}
 			}
